@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension Client {
+    /// Sends a prepared request through the transport within its timeout, reads the body up to the
+    /// size limit, and decodes it.
+    func exchange<Response>(
+        _ prepared: PreparedRequest,
+        decoding: ResponseDecoding<Response>,
+        decoder: JSONDecoder,
+        configuration: Configuration
+    ) async throws -> Response {
+        let (response, body) = try await withTimeout(prepared.timeout) { [transport] in
+            let (response, body) = try await transport.send(
+                prepared.request,
+                body: prepared.body.map { HTTPBody($0) },
+                baseURL: prepared.origin,
+                operationID: prepared.name
+            )
+            let data = try await Self.collect(body, upTo: configuration.maximumResponseBodySize)
+            return (response, data)
+        }
+        return try ResponseReader.read(
+            response,
+            body: body,
+            decoding: decoding,
+            decoder: decoder,
+            errorFormat: configuration.errorFormat
+        )
+    }
+
+    /// Runs `operation`, failing with ``CourierError/Kind/timedOut`` when it takes longer than
+    /// `timeout`. The operation is cancelled then, which closes its connection.
+    private func withTimeout<Value: Sendable>(
+        _ timeout: Duration,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                try Task.checkCancellation()
+                throw CourierError(.timedOut, message: "No complete response within \(timeout).")
+            }
+            return value
+        }
+    }
+
+    /// Reads a body into memory, refusing to go past `limit` bytes.
+    static func collect(_ body: HTTPBody?, upTo limit: Int) async throws -> Data {
+        guard let body else { return Data() }
+        if case .known(let length) = body.length, length > limit {
+            throw CourierError(
+                .responseTooLarge,
+                message: "The response body has \(length) bytes; the limit is \(limit)."
+            )
+        }
+        var data = Data()
+        if case .known(let length) = body.length { data.reserveCapacity(Int(length)) }
+        for try await chunk in body {
+            guard data.count + chunk.count <= limit else {
+                throw CourierError(
+                    .responseTooLarge,
+                    message: "The response body is larger than the limit of \(limit) bytes."
+                )
+            }
+            data.append(contentsOf: chunk)
+        }
+        return data
+    }
+}

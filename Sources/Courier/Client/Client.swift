@@ -1,0 +1,145 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import OpenAPIURLSession
+
+/// Sends requests to one backend and returns decoded results.
+///
+/// A client knows its backend's base URL, its ``Configuration`` and its transport, and nothing
+/// about the app's models. Create one per backend and keep it for the app's lifetime; several run
+/// side by side.
+///
+/// ```swift
+/// let movies = Client(backend: .movies, environment: .staging) {
+///     $0.errorFormat = .tmdb
+///     $0.commonParameters.query["api_key"] = apiKey
+/// }
+/// let page = try await movies.send(MovieAPI.popular(page: 1))
+/// ```
+///
+/// Every call can be cancelled: cancel the calling task, cancel the ``RequestHandle`` of a
+/// completion-handler call, or call ``cancelAll()``.
+public final class Client: Sendable {
+    private let state: LockedState<Configuration>
+    private let inFlight = InFlightRequests()
+    /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI `ClientTransport`.
+    public let transport: any ClientTransport
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - configuration: Base URL and everything shared by all requests.
+    ///   - transport: How requests travel; URLSession by default.
+    public init(configuration: Configuration, transport: any ClientTransport = .urlSession()) {
+        self.state = LockedState(configuration)
+        self.transport = transport
+    }
+
+    /// Creates a client for a base URL.
+    /// - Parameters:
+    ///   - baseURL: Scheme, host, port and base path of the backend.
+    ///   - transport: How requests travel; URLSession by default.
+    ///   - configure: Adjusts the configuration.
+    public convenience init(
+        baseURL: BaseURL,
+        transport: any ClientTransport = .urlSession(),
+        configure: (inout Configuration) -> Void = { _ in }
+    ) {
+        var configuration = Configuration(baseURL: baseURL)
+        configure(&configuration)
+        self.init(configuration: configuration, transport: transport)
+    }
+
+    /// Creates a client for a backend in an environment.
+    /// - Parameters:
+    ///   - backend: The backend and its URL per environment.
+    ///   - environment: Production, staging, QA, or a custom origin.
+    ///   - transport: How requests travel; URLSession by default.
+    ///   - configure: Adjusts the configuration.
+    public convenience init(
+        backend: Backend,
+        environment: ServerEnvironment,
+        transport: any ClientTransport = .urlSession(),
+        configure: (inout Configuration) -> Void = { _ in }
+    ) {
+        self.init(baseURL: backend.baseURL(in: environment), transport: transport, configure: configure)
+    }
+
+    /// The configuration. Changing it affects requests started afterwards; requests in flight keep
+    /// the configuration they started with.
+    public var configuration: Configuration {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    /// Builds the request `endpoint` describes, exactly as ``send(_:)`` would send it, without any
+    /// network traffic.
+    /// - Parameter endpoint: The call to build.
+    /// - Returns: The request, its encoded body and its timeout.
+    /// - Throws: ``CourierError`` of kind `invalidRequest` or `encodingFailed`.
+    public func prepare<E: Endpoint>(_ endpoint: E) throws(CourierError) -> PreparedRequest {
+        try RequestBuilder.prepare(endpoint.request, configuration: configuration)
+    }
+
+    /// Sends the call and returns its decoded response.
+    ///
+    /// The request is built and checked first: a request that is invalid fails before any network
+    /// traffic. Cancelling the calling task cancels the request and closes its connection.
+    /// - Parameter endpoint: The call to send.
+    /// - Returns: The endpoint's response: a decoded model, `Data`, or `Void`.
+    /// - Throws: ``CourierError``; its ``CourierError/kind`` says what went wrong.
+    public func send<E: Endpoint>(_ endpoint: E) async throws(CourierError) -> E.Response {
+        let request = endpoint.request
+        let configuration = self.configuration
+        let prepared = try RequestBuilder.prepare(request, configuration: configuration)
+        let work = Task {
+            try await self.exchange(
+                prepared,
+                decoding: request.decoding,
+                decoder: request.decoder ?? configuration.decoder,
+                configuration: configuration
+            )
+        }
+        let id = inFlight.insert { work.cancel() }
+        defer { inFlight.remove(id) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
+            }
+        } catch {
+            throw CourierError(error).with(request: prepared.request)
+        }
+    }
+
+    /// Sends the call and reports the result to `completion` on the main actor.
+    ///
+    /// ```swift
+    /// let handle = movies.send(MovieAPI.popular(page: 1)) { result in
+    ///     if case .success(let page) = result { show(page.results) }
+    /// }
+    /// handle.cancel()   // completion then gets .failure with kind .cancelled, never a success
+    /// ```
+    /// - Parameters:
+    ///   - endpoint: The call to send.
+    ///   - completion: Called exactly once, on the main actor.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func send<E: Endpoint>(
+        _ endpoint: E,
+        completion: @escaping @MainActor @Sendable (Result<E.Response, CourierError>) -> Void
+    ) -> RequestHandle {
+        RequestHandle.start({ try await self.send(endpoint) }, completion: completion)
+    }
+
+    /// Cancels every request of this client that is in flight; each fails with
+    /// ``CourierError/Kind/cancelled``. Requests started afterwards are not affected.
+    public func cancelAll() {
+        inFlight.cancelAll()
+    }
+
+    /// How many requests of this client are in flight.
+    public var inFlightCount: Int {
+        inFlight.count
+    }
+}

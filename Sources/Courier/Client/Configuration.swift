@@ -1,0 +1,43 @@
+import Foundation
+
+/// Everything a ``Client`` does the same for every request: where the backend is, what every
+/// request carries, how long it may take, how JSON is read and written, how errors are described.
+///
+/// Change one value and every request of that client follows. Set it up in the client's
+/// configuration closure:
+///
+/// ```swift
+/// let movies = Client(backend: .movies, environment: .staging) {
+///     $0.errorFormat = .tmdb
+///     $0.commonParameters.query["api_key"] = apiKey
+///     $0.timeout = .seconds(15)
+///     $0.decoder.dateDecodingStrategy = .iso8601
+/// }
+/// ```
+public struct Configuration: Sendable {
+    /// Scheme (TLS on with `https`), host, port and base path of the backend.
+    public var baseURL: BaseURL
+    /// Values every request carries: query items, header fields (including default headers such as
+    /// `User-Agent`), JSON body fields.
+    public var commonParameters = CommonParameters()
+    /// How long a whole exchange (connect, send, receive the full body) may take; 60 s by default.
+    /// An endpoint's own ``Request/timeout`` wins.
+    public var timeout: Duration = .seconds(60)
+    /// How the backend describes errors in its bodies.
+    public var errorFormat: ErrorBodyFormat = .standard
+    /// Reads JSON responses (key and date strategies, …). An endpoint's own decoder wins.
+    public var decoder = JSONDecoder()
+    /// Writes JSON bodies. An endpoint's own encoder wins.
+    public var encoder = JSONEncoder()
+    /// How query strings and form bodies write lists and Booleans.
+    public var queryEncoder = QueryStringEncoder()
+    /// The largest response body read into memory, 16 MiB by default; a larger one fails with
+    /// ``CourierError/Kind/responseTooLarge`` instead of exhausting memory.
+    public var maximumResponseBodySize = 16 * 1024 * 1024
+
+    /// Creates a configuration with defaults.
+    /// - Parameter baseURL: The backend's base URL.
+    public init(baseURL: BaseURL) {
+        self.baseURL = baseURL
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import HTTPTypes
+
+/// A request ready for the transport: what ``Client/prepare(_:)`` builds from an endpoint without
+/// touching the network, so that tests can check exactly what would be sent.
+///
+/// ```swift
+/// let prepared = try client.prepare(MovieAPI.popular(page: 2))
+/// #expect(prepared.request.path == "/3/movie/popular?page=2&api_key=KEY")
+/// ```
+public struct PreparedRequest: Sendable {
+    /// Method, scheme, authority, path with query, and header fields.
+    public var request: HTTPRequest
+    /// The encoded body, if any.
+    public var body: Data?
+    /// How long the exchange may take.
+    public var timeout: Duration
+    /// The operation name given to the transport and to logs.
+    public var name: String
+    /// Scheme, host and port: the base URL the transport resolves `request.path` against.
+    var origin: URL
+
+    /// The full URL, for display.
+    public var url: URL? {
+        URL(string: "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+
+/// Turns a ``Request`` and a ``Configuration`` into a ``PreparedRequest``: a pure function, no
+/// network, no shared state.
+///
+/// Precedence, from strongest: the endpoint's own values, then common parameters. A body's
+/// `Content-Type` is set only when the endpoint did not set one; `Accept: application/json` only
+/// when the response is decoded from JSON and the endpoint set no `Accept`.
+enum RequestBuilder {
+    static func prepare<Response>(
+        _ request: Request<Response>,
+        configuration: Configuration
+    ) throws(CourierError) -> PreparedRequest {
+        if let validationFailure = request.validationFailure {
+            throw CourierError(.invalidRequest, message: validationFailure)
+        }
+        if let problem = request.path.problem {
+            throw CourierError(.invalidRequest, message: problem)
+        }
+        let base = try (request.baseURL ?? configuration.baseURL).parts()
+
+        var query = request.query
+        query.addMissing(from: configuration.commonParameters.query)
+        let queryString = configuration.queryEncoder.encode(query, for: .query)
+        var target = base.path + "/" + request.path.escaped
+        if !queryString.isEmpty { target += "?" + queryString }
+
+        var headerFields = configuration.commonParameters.headerFields
+        for name in Set(request.headerFields.map(\.name)) {
+            headerFields[fields: name] = request.headerFields[fields: name]
+        }
+        if request.decoding.expectsJSON && headerFields[.accept] == nil {
+            headerFields[.accept] = "application/json"
+        }
+
+        var bodyData: Data?
+        if let body = request.body {
+            let encoded = try encode(
+                body,
+                encoder: request.encoder ?? configuration.encoder,
+                configuration: configuration
+            )
+            bodyData = encoded.data
+            if headerFields[.contentType] == nil { headerFields[.contentType] = encoded.contentType }
+        }
+
+        guard let origin = URL(string: "\(base.scheme)://\(base.authority)") else {
+            throw CourierError(.invalidRequest, message: "The base URL's host \"\(base.authority)\" is not valid.")
+        }
+        let httpRequest = HTTPRequest(
+            method: request.method,
+            scheme: base.scheme,
+            authority: base.authority,
+            path: target,
+            headerFields: headerFields
+        )
+        return PreparedRequest(
+            request: httpRequest,
+            body: bodyData,
+            timeout: request.timeout ?? configuration.timeout,
+            name: request.name ?? "\(request.method) \(request.path)",
+            origin: origin
+        )
+    }
+
+    private static func encode(
+        _ body: RequestBody,
+        encoder: JSONEncoder,
+        configuration: Configuration
+    ) throws(CourierError) -> (data: Data, contentType: String) {
+        switch body.content {
+        case .json(let value):
+            do {
+                var data = try encoder.encode(value)
+                let bodyFields = configuration.commonParameters.bodyFields
+                if !bodyFields.isEmpty, case .object(var members) = try JSONDecoder().decode(JSONValue.self, from: data) {
+                    members.merge(bodyFields, uniquingKeysWith: { own, _ in own })
+                    data = try JSONEncoder().encode(JSONValue.object(members))
+                }
+                return (data, "application/json")
+            } catch {
+                throw CourierError(
+                    .encodingFailed,
+                    message: "The JSON body could not be encoded: \(error.localizedDescription)",
+                    underlyingError: error
+                )
+            }
+        case .form(let parameters):
+            return (Data(configuration.queryEncoder.encode(parameters, for: .formBody).utf8),
+                "application/x-www-form-urlencoded; charset=utf-8")
+        case .multipart(let form):
+            let encoded = form.encoded()
+            return (encoded.body, encoded.contentType)
+        case .data(let data, let contentType):
+            return (data, contentType)
+        }
+    }
+}

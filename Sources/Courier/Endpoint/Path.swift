@@ -1,0 +1,75 @@
+/// An endpoint's path below the client's base URL, written as a string with interpolated values.
+///
+/// Interpolated values are escaped as one path segment, so an identifier can never add a segment,
+/// climb out of the base path or start a query:
+///
+/// ```swift
+/// let path: Path = "movie/\(id)/videos"        // movie/550/videos
+/// let file: Path = "files/\(name)"             // name "a/b?c" → files/a%2Fb%3Fc
+/// ```
+///
+/// The literal parts are yours and may hold `/`. A segment that is `.` or `..`, or a literal `?`
+/// or `#`, makes the request fail with ``CourierError/Kind/invalidRequest`` before anything is
+/// sent. A leading `/` is optional: paths are always relative to the base URL.
+public struct Path: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// The path with every interpolated value percent-encoded.
+    let escaped: String
+    /// Why the path may not be sent, when it may not.
+    let problem: String?
+
+    /// Builds a path from interpolated segments.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var escaped = ""
+        var problem: String?
+
+        /// Reserves room for the literal text.
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            escaped.reserveCapacity(literalCapacity + interpolationCount * 8)
+        }
+
+        /// Appends literal text, escaping what is not allowed in a path.
+        public mutating func appendLiteral(_ literal: String) {
+            if problem == nil, let bad = literal.first(where: { $0 == "?" || $0 == "#" }) {
+                problem = "The path contains \"\(bad)\"; put query items in the request's `query`."
+            }
+            escaped += PercentEncoding.escape(literal, allowing: .path)
+        }
+
+        /// Appends a value as (part of) one segment: `/`, `?`, `#` and `%` are escaped.
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            escaped += PercentEncoding.escape(value.description, allowing: .unreserved)
+        }
+    }
+
+    /// Creates a path from a literal with no interpolation.
+    public init(stringLiteral value: String) {
+        var interpolation = StringInterpolation(literalCapacity: value.utf8.count, interpolationCount: 0)
+        interpolation.appendLiteral(value)
+        self.init(stringInterpolation: interpolation)
+    }
+
+    /// Creates a path from an interpolated string.
+    public init(stringInterpolation: StringInterpolation) {
+        let trimmed = stringInterpolation.escaped.drop(while: { $0 == "/" })
+        escaped = String(trimmed)
+        var problem = stringInterpolation.problem
+        if problem == nil, trimmed.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) {
+            problem = "The path \"\(trimmed)\" has a \".\" or \"..\" segment, which could leave the base URL."
+        }
+        self.problem = problem
+    }
+
+    /// Creates a path from segments, each escaped on its own.
+    /// - Parameter segments: The segments, e.g. `["movie", "550", "videos"]`.
+    public init(segments: [String]) {
+        var interpolation = StringInterpolation(literalCapacity: 0, interpolationCount: segments.count)
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { interpolation.appendLiteral("/") }
+            interpolation.appendInterpolation(segment)
+        }
+        self.init(stringInterpolation: interpolation)
+    }
+
+    /// The escaped path, as it will be sent below the base URL.
+    public var description: String { escaped }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Where a backend lives: scheme, host, optional port and base path, e.g.
+/// `https://api.themoviedb.org/3`.
+///
+/// Written as a string literal, so no force-unwrapped `URL(string:)!` is ever needed. It is
+/// checked when a request is built: a base URL without `http`/`https` or without a host fails that
+/// request with ``CourierError/Kind/invalidRequest``, it never crashes.
+///
+/// ```swift
+/// let local: BaseURL = "http://127.0.0.1:8080/api/v1"
+/// ```
+public struct BaseURL: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The text as given.
+    public let text: String
+    /// Why there is no usable URL (e.g. a backend without a URL for the chosen environment).
+    let unavailableReason: String?
+
+    /// Creates a base URL from text.
+    /// - Parameter text: An absolute `http` or `https` URL, with or without a path.
+    public init(_ text: String) {
+        self.text = text
+        self.unavailableReason = nil
+    }
+
+    /// Creates a base URL from a Foundation `URL`.
+    public init(_ url: URL) {
+        self.init(url.absoluteString)
+    }
+
+    /// Creates a base URL from a literal.
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    /// A base URL that fails every request with `reason`.
+    init(unavailable reason: String) {
+        self.text = ""
+        self.unavailableReason = reason
+    }
+
+    /// The text as given.
+    public var description: String { text }
+
+    /// The checked parts of the URL.
+    struct Parts: Sendable, Hashable {
+        /// `http` or `https`.
+        var scheme: String
+        /// `host` or `host:port`, IPv6 hosts in brackets.
+        var authority: String
+        /// The base path without a trailing `/`; empty for the root.
+        var path: String
+    }
+
+    /// Splits and checks the URL.
+    /// - Throws: ``CourierError`` of kind `invalidRequest` when it is not an absolute HTTP URL.
+    func parts() throws(CourierError) -> Parts {
+        if let unavailableReason { throw CourierError(.invalidRequest, message: unavailableReason) }
+        guard let components = URLComponents(string: text) else {
+            throw CourierError(.invalidRequest, message: "The base URL \"\(text)\" is not a valid URL.")
+        }
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw CourierError(.invalidRequest, message: "The base URL \"\(text)\" needs an http or https scheme.")
+        }
+        guard let host = components.percentEncodedHost, !host.isEmpty else {
+            throw CourierError(.invalidRequest, message: "The base URL \"\(text)\" has no host.")
+        }
+        guard components.percentEncodedQuery == nil, components.fragment == nil else {
+            throw CourierError(
+                .invalidRequest,
+                message: "The base URL \"\(text)\" has a query or fragment; use common parameters instead."
+            )
+        }
+        var authority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        if let port = components.port { authority += ":\(port)" }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        return Parts(scheme: scheme, authority: authority, path: path)
+    }
+}

@@ -1,0 +1,96 @@
+import HTTPTypes
+
+extension CourierError {
+    /// The kinds of failure an app tells apart. Compare with `==` or `switch`:
+    /// `case .notFound:`. New kinds may be added; keep a `default` branch.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        enum Code: String, Sendable, Hashable {
+            case notConnected, timedOut, cancelled
+            case unauthorized, forbidden, notFound, rateLimited, clientError, serverError, unexpectedStatus
+            case invalidRequest, encodingFailed, decodingFailed, invalidResponse, responseTooLarge
+            case transportFailed
+        }
+
+        let code: Code
+
+        /// The device is offline or the server could not be reached: no route, DNS failure,
+        /// connection refused, connection lost.
+        public static let notConnected = Kind(code: .notConnected)
+        /// No complete response within the request's timeout (or the server answered 408).
+        public static let timedOut = Kind(code: .timedOut)
+        /// The caller cancelled the request (task cancellation, a handle, or `cancelAll()`).
+        public static let cancelled = Kind(code: .cancelled)
+        /// 401: the credentials are missing, wrong or expired.
+        public static let unauthorized = Kind(code: .unauthorized)
+        /// 403: the credentials are valid but not allowed to do this.
+        public static let forbidden = Kind(code: .forbidden)
+        /// 404: the resource does not exist.
+        public static let notFound = Kind(code: .notFound)
+        /// 429: the client sent too many requests.
+        public static let rateLimited = Kind(code: .rateLimited)
+        /// Another 4xx status: the server rejected the request.
+        public static let clientError = Kind(code: .clientError)
+        /// A 5xx status: the server failed.
+        public static let serverError = Kind(code: .serverError)
+        /// A status outside 2xx–5xx that the client does not handle (1xx, an unfollowed 3xx).
+        public static let unexpectedStatus = Kind(code: .unexpectedStatus)
+        /// The request was refused before any network traffic (a required field empty, a bad base
+        /// URL, a path that would leave the base URL).
+        public static let invalidRequest = Kind(code: .invalidRequest)
+        /// The request body could not be encoded.
+        public static let encodingFailed = Kind(code: .encodingFailed)
+        /// The response body did not match the expected type (the coding path says where), was not
+        /// JSON, or was empty.
+        public static let decodingFailed = Kind(code: .decodingFailed)
+        /// The response was not what was expected at the HTTP level (e.g. a wrong content type, a
+        /// malformed or incomplete response).
+        public static let invalidResponse = Kind(code: .invalidResponse)
+        /// The response body was larger than the configured maximum.
+        public static let responseTooLarge = Kind(code: .responseTooLarge)
+        /// The transport failed in a way not covered above; the underlying error says how.
+        public static let transportFailed = Kind(code: .transportFailed)
+
+        /// The kind's name, e.g. `notFound`.
+        public var description: String { code.rawValue }
+
+        /// The kind for a non-2xx status.
+        /// - Parameter status: The response status.
+        /// - Returns: `unauthorized`, `forbidden`, `notFound`, `timedOut` (408), `rateLimited`,
+        ///   `clientError`, `serverError`, or `unexpectedStatus`.
+        public static func forStatus(_ status: HTTPResponse.Status) -> Kind {
+            switch status.code {
+            case 401: .unauthorized
+            case 403: .forbidden
+            case 404: .notFound
+            case 408: .timedOut
+            case 429: .rateLimited
+            case 400..<500: .clientError
+            case 500..<600: .serverError
+            default: .unexpectedStatus
+            }
+        }
+
+        /// A sentence a user can read when there is no more specific message.
+        func userDescription(status: HTTPResponse.Status?) -> String {
+            let statusText = status.map { " (status \($0.code))" } ?? ""
+            return switch code {
+            case .notConnected: "No Internet connection."
+            case .timedOut: "The request timed out. Please try again."
+            case .cancelled: "The request was cancelled."
+            case .unauthorized: "Please sign in again."
+            case .forbidden: "You don't have permission to do that."
+            case .notFound: "The requested item could not be found."
+            case .rateLimited: "Too many requests. Please wait a moment and try again."
+            case .clientError: "The server could not process the request\(statusText)."
+            case .serverError: "The server had a problem\(statusText). Please try again later."
+            case .unexpectedStatus: "The server gave an unexpected answer\(statusText)."
+            case .invalidRequest: "The request is not valid."
+            case .encodingFailed: "The request could not be prepared."
+            case .decodingFailed: "The server's response could not be read."
+            case .invalidResponse: "The server's response was not understood."
+            case .responseTooLarge: "The server's response was too large."
+            case .transportFailed: "The request could not be completed."
+            }
+        }
+    }
+}

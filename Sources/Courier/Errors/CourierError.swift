@@ -1,0 +1,108 @@
+import Foundation
+import HTTPTypes
+
+/// The one error Courier throws: what went wrong (``kind``), in words a user can be shown
+/// (`localizedDescription`), with the context a developer needs.
+///
+/// Switch over the kind to decide what the app does; show `localizedDescription` to the user:
+///
+/// ```swift
+/// do {
+///     let friends = try await social.send(SocialAPI.friends(of: user.id))
+/// } catch let error as CourierError {
+///     switch error.kind {
+///     case .notConnected: showOfflineBanner()
+///     case .unauthorized: showLogin()
+///     case .cancelled: break
+///     default: showAlert(error.localizedDescription)   // e.g. the server's own message
+///     }
+/// }
+/// ```
+public struct CourierError: Error, Sendable {
+    /// What went wrong.
+    public var kind: Kind
+    /// The most specific explanation: the server's own message for an error status, the reason a
+    /// request was refused locally, or what could not be decoded.
+    public var message: String?
+    /// The response status, when a response arrived.
+    public var status: HTTPResponse.Status?
+    /// The response header fields, when a response arrived.
+    public var responseHeaderFields: HTTPFields?
+    /// A machine-readable error code from the server's error body (e.g. TMDB's `status_code`).
+    public var serverCode: Int?
+    /// The key path of the value that failed to decode, e.g. `results[3].vote_average`.
+    public var codingPath: String?
+    /// The response body of an error status (at most 64 KiB), for diagnostics.
+    public var responseBody: Data?
+    /// The request as it was sent (or about to be), when it got that far.
+    public var request: HTTPRequest?
+    /// The error that caused this one (a `URLError`, a `DecodingError`, …).
+    public var underlyingError: (any Error)?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - kind: What went wrong.
+    ///   - message: An explanation a user can read.
+    ///   - underlyingError: The cause, if any.
+    public init(_ kind: Kind, message: String? = nil, underlyingError: (any Error)? = nil) {
+        self.kind = kind
+        self.message = message
+        self.underlyingError = underlyingError
+    }
+}
+
+extension CourierError {
+    /// Turns any error thrown while sending into a `CourierError`: connection failures become
+    /// ``Kind/notConnected``, cancellation ``Kind/cancelled``, and so on.
+    /// - Parameter error: The error to classify; a `CourierError` is returned unchanged.
+    public init(_ error: any Error) {
+        if let courierError = error as? CourierError {
+            self = courierError
+        } else {
+            self.init(TransportErrorClassifier.kind(of: error), underlyingError: error)
+        }
+    }
+
+    /// The same error with the request attached, unless one is there already.
+    func with(request: HTTPRequest) -> CourierError {
+        var copy = self
+        if copy.request == nil { copy.request = request }
+        return copy
+    }
+}
+
+extension CourierError: LocalizedError {
+    /// A sentence a user can be shown: the server's or the local message when there is one,
+    /// otherwise a plain description of the kind.
+    public var errorDescription: String? {
+        switch kind {
+        case .decodingFailed, .encodingFailed, .invalidResponse, .transportFailed, .notConnected, .timedOut,
+            .cancelled:
+            kind.userDescription(status: status)
+        default:
+            message ?? kind.userDescription(status: status)
+        }
+    }
+
+    /// The technical reason, for logs and bug reports.
+    public var failureReason: String? {
+        var parts: [String] = []
+        if let codingPath { parts.append("at \(codingPath)") }
+        if let message { parts.append(message) }
+        if let underlyingError { parts.append(String(describing: underlyingError)) }
+        return parts.isEmpty ? nil : parts.joined(separator: ": ")
+    }
+}
+
+extension CourierError: CustomStringConvertible {
+    /// A one-line summary for developers: kind, request, status and reason. Never includes header
+    /// values or bodies, so it is safe to log.
+    public var description: String {
+        var text = "CourierError.\(kind)"
+        if let request { text += " \(request.method) \(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "")" }
+        if let status { text += " → \(status.code)" }
+        if let serverCode { text += " (server code \(serverCode))" }
+        if let failureReason { text += ": \(failureReason)" }
+        return text
+    }
+}

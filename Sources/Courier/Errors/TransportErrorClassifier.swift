@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Decides which ``CourierError/Kind`` a transport's error belongs to.
+///
+/// Transports throw their own errors (`URLError` from URLSession, POSIX errors from sockets);
+/// apps should only ever see the kinds, so this is the one place that knows the codes.
+enum TransportErrorClassifier {
+    static func kind(of error: any Error) -> CourierError.Kind {
+        if let courierError = error as? CourierError { return courierError.kind }
+        if error is CancellationError { return .cancelled }
+        if let urlError = error as? URLError { return kind(of: urlError.code) }
+        if let posixError = error as? POSIXError { return kind(of: posixError.code) }
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) {
+            return kind(of: code)
+        }
+        if nsError.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(nsError.code)) {
+            return kind(of: code)
+        }
+        return .transportFailed
+    }
+
+    static func kind(of code: URLError.Code) -> CourierError.Kind {
+        switch code {
+        case .cancelled, .userCancelledAuthentication:
+            .cancelled
+        case .timedOut:
+            .timedOut
+        case .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
+            .networkConnectionLost, .internationalRoamingOff, .dataNotAllowed, .callIsActive,
+            .resourceUnavailable:
+            .notConnected
+        case .badServerResponse, .cannotParseResponse, .zeroByteResource, .cannotDecodeRawData,
+            .cannotDecodeContentData, .httpTooManyRedirects, .redirectToNonExistentLocation:
+            .invalidResponse
+        case .dataLengthExceedsMaximum:
+            .responseTooLarge
+        case .badURL, .unsupportedURL:
+            .invalidRequest
+        default:
+            .transportFailed
+        }
+    }
+
+    static func kind(of code: POSIXErrorCode) -> CourierError.Kind {
+        switch code {
+        case .ECONNREFUSED, .ENETUNREACH, .EHOSTUNREACH, .ENETDOWN, .EHOSTDOWN, .ECONNRESET, .ECONNABORTED,
+            .ENOTCONN, .EPIPE, .ENETRESET:
+            .notConnected
+        case .ETIMEDOUT:
+            .timedOut
+        case .ECANCELED:
+            .cancelled
+        default:
+            .transportFailed
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+
+/// Checks a response's status and turns its body into the endpoint's `Response`, or into a
+/// ``CourierError`` that says what the server meant. Pure: no I/O.
+enum ResponseReader {
+    /// How much of an error body is kept on the error for diagnostics.
+    static let keptErrorBodySize = 64 * 1024
+
+    static func read<Response>(
+        _ response: HTTPResponse,
+        body: Data,
+        decoding: ResponseDecoding<Response>,
+        decoder: JSONDecoder,
+        errorFormat: ErrorBodyFormat
+    ) throws(CourierError) -> Response {
+        guard response.status.kind == .successful else {
+            throw error(for: response, body: body, errorFormat: errorFormat)
+        }
+        if decoding.expectsJSON {
+            if body.isEmpty {
+                var error = CourierError(
+                    .decodingFailed,
+                    message: "The server sent an empty body (status \(response.status.code)) where JSON was expected."
+                )
+                error.status = response.status
+                error.responseHeaderFields = response.headerFields
+                throw error
+            }
+            if let contentType = response.headerFields[.contentType], !isJSON(contentType) {
+                var error = CourierError(
+                    .invalidResponse,
+                    message: "The server sent \"\(contentType)\" where JSON was expected."
+                )
+                error.status = response.status
+                error.responseHeaderFields = response.headerFields
+                error.responseBody = body.prefix(keptErrorBodySize)
+                throw error
+            }
+        }
+        do {
+            return try decoding.decode(body, response, decoder)
+        } catch {
+            var failure = decodingFailure(error)
+            failure.status = response.status
+            failure.responseHeaderFields = response.headerFields
+            throw failure
+        }
+    }
+
+    /// The error for a non-2xx response, with the server's message when its body has one.
+    static func error(for response: HTTPResponse, body: Data, errorFormat: ErrorBodyFormat) -> CourierError {
+        let details = errorFormat.extract(body, response)
+        var error = CourierError(CourierError.Kind.forStatus(response.status), message: details?.message)
+        error.serverCode = details?.code
+        error.status = response.status
+        error.responseHeaderFields = response.headerFields
+        error.responseBody = body.isEmpty ? nil : body.prefix(keptErrorBodySize)
+        return error
+    }
+
+    /// `application/json`, `text/json` and any `…+json` media type, parameters ignored.
+    static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first?
+            .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return mediaType == "application/json" || mediaType == "text/json" || mediaType.hasSuffix("+json")
+    }
+
+    /// A decoding failure naming the key path and what was wrong there.
+    static func decodingFailure(_ error: any Error) -> CourierError {
+        guard let decodingError = error as? DecodingError else {
+            return CourierError(.decodingFailed, message: error.localizedDescription, underlyingError: error)
+        }
+        let path: [any CodingKey]
+        let message: String
+        switch decodingError {
+        case .keyNotFound(let key, let context):
+            path = context.codingPath + [key]
+            message = "The key \"\(key.stringValue)\" is missing."
+        case .valueNotFound(let type, let context):
+            path = context.codingPath
+            message = "Expected \(type) but found null."
+        case .typeMismatch(let type, let context):
+            path = context.codingPath
+            message = "Expected \(type): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            path = context.codingPath
+            message = path.isEmpty ? "The response is not valid JSON." : context.debugDescription
+        @unknown default:
+            path = []
+            message = String(describing: decodingError)
+        }
+        var failure = CourierError(.decodingFailed, message: message, underlyingError: decodingError)
+        failure.codingPath = path.isEmpty ? nil : codingPathDescription(path)
+        return failure
+    }
+
+    /// `results[3].poster_path` for the keys `results`, 3, `poster_path`.
+    static func codingPathDescription(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue, key.stringValue.hasPrefix("Index") || key.stringValue == String(index) {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text
+    }
+}
