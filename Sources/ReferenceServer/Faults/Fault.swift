@@ -1,0 +1,47 @@
+import Foundation
+
+/// What a request asked the reference server to do wrong, from an `X-Fault` header or a `_fault`
+/// query item: comma-separated directives such as `delay=5000`, `status=503`,
+/// `status=500,message=Database unavailable`, `reset`, `truncate`, `malformed`,
+/// `wrong-content-type`, `empty`, `huge=10000000`.
+struct Fault: Sendable, Equatable {
+    /// Wait this long before handling the request.
+    var delay: Duration?
+    /// Answer with this status (and an error body in the backend's format) instead of the route's.
+    var status: Int?
+    /// The message of that error body.
+    var message: String?
+    /// Send part of the body (no declared length) and then drop the connection.
+    var reset = false
+    /// Declare the full `Content-Length`, send half the body, then close.
+    var truncate = false
+    /// Replace the body with broken JSON.
+    var malformed = false
+    /// Send the body as `text/html`.
+    var wrongContentType = false
+    /// Send a 200 with no body.
+    var empty = false
+    /// Send a 200 JSON body of this many bytes.
+    var hugeSize: Int?
+
+    /// Parses directives; unknown ones are ignored. `nil` when there is none.
+    init?(_ text: String?) {
+        guard let text, !text.isEmpty else { return nil }
+        for directive in text.split(separator: ",") {
+            let pair = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let value = pair.count == 2 ? pair[1] : nil
+            switch pair[0].lowercased() {
+            case "delay": delay = value.flatMap(Int.init).map { .milliseconds($0) }
+            case "status": status = value.flatMap(Int.init)
+            case "message": message = value
+            case "reset": reset = true
+            case "truncate": truncate = true
+            case "malformed": malformed = true
+            case "wrong-content-type": wrongContentType = true
+            case "empty": empty = true
+            case "huge": hugeSize = value.flatMap(Int.init)
+            default: break
+            }
+        }
+    }
+}

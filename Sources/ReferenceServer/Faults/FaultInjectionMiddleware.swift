@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Applies a request's ``Fault`` to its response: the reference server's fault injection.
+struct FaultInjectionMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    /// Thrown by a body writer to make the server drop the connection mid-body.
+    struct InjectedDisconnect: Error {}
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let text = request.headerValue("X-Fault") ?? request.uri.queryParameters["_fault"].map(String.init)
+        guard let fault = Fault(text) else { return try await next(request, context) }
+        if let delay = fault.delay { try await Task.sleep(for: delay) }
+        if let status = fault.status {
+            let message = fault.message ?? "Injected failure"
+            return request.uri.path.hasPrefix("/3/")
+                ? JSONResponse.tmdbError(code: status, message: message, status: .init(code: status))
+                : JSONResponse.message(message, status: .init(code: status))
+        }
+        if let size = fault.hugeSize { return Self.hugeBody(size: size) }
+        if fault.empty {
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer()))
+        }
+        if fault.malformed {
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"id\": 1, \"name\": \"Ada\", \"email\": "))
+            )
+        }
+        var response = try await next(request, context)
+        if fault.wrongContentType {
+            response.headers[.contentType] = "text/html; charset=utf-8"
+        }
+        if fault.truncate || fault.reset {
+            let buffer = try await Self.collect(response.body)
+            let half = buffer.getSlice(at: buffer.readerIndex, length: max(1, buffer.readableBytes / 2)) ?? buffer
+            let declared = fault.truncate ? buffer.readableBytes : nil
+            response.headers[.contentLength] = nil
+            response.body = ResponseBody(contentLength: declared) { writer in
+                try await writer.write(half)
+                throw InjectedDisconnect()
+            }
+        }
+        return response
+    }
+
+    /// A JSON array of zeros, `size` bytes long, written in 64 KiB chunks.
+    static func hugeBody(size: Int) -> Response {
+        let size = max(size, 2)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(contentLength: size) { writer in
+                let chunkSize = 64 * 1024
+                var written = 0
+                while written < size {
+                    let count = min(chunkSize, size - written)
+                    var chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: count)
+                    if written == 0 { chunk.setInteger(UInt8(ascii: "["), at: 0) }
+                    if written + count == size { chunk.setInteger(UInt8(ascii: "]"), at: count - 1) }
+                    try await writer.write(chunk)
+                    written += count
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    private static func collect(_ body: ResponseBody) async throws -> ByteBuffer {
+        final class Sink: ResponseBodyWriter {
+            var buffer = ByteBuffer()
+            func write(_ buffer: ByteBuffer) async throws {
+                var incoming = buffer
+                self.buffer.writeBuffer(&incoming)
+            }
+            func finish(_ trailingHeaders: HTTPFields?) async throws {}
+        }
+        let sink = Sink()
+        try await body.write(sink)
+        return sink.buffer
+    }
+}

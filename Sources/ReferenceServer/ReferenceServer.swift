@@ -1,0 +1,175 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The example backends of Courier's documentation as a real HTTP server: social (`/api/v1`),
+/// movies shaped like TheMovieDB (`/3`), auth (`/authenticate`, `/token`), analytics (`/v1/events`),
+/// plus `/echo` for inspecting requests, and fault injection on every route.
+///
+/// Start it in-process for integration tests; it binds 127.0.0.1 (port 0 picks a free port) and
+/// serves analytics on a second port as well:
+///
+/// ```swift
+/// let server = try await ReferenceServer.start()
+/// defer { Task { await server.stop() } }
+/// let social = Client(baseURL: "\(server.baseURL)/api/v1")
+/// ```
+///
+/// Fault injection: send `X-Fault` (or a `_fault` query item) with comma-separated directives —
+/// `delay=MS`, `status=CODE`, `message=TEXT`, `reset`, `truncate`, `malformed`,
+/// `wrong-content-type`, `empty`, `huge=BYTES`.
+public final class ReferenceServer: Sendable {
+    /// How to run the server.
+    public struct Options: Sendable {
+        /// The address to bind; loopback by default.
+        public var host = "127.0.0.1"
+        /// The main port; 0 picks a free one.
+        public var port = 0
+        /// The analytics backend's port; 0 picks a free one.
+        public var analyticsPort = 0
+        /// How long issued access tokens live.
+        public var tokenLifetime: Duration = .seconds(3600)
+        /// The movie backend's valid `api_key`.
+        public var movieAPIKey = "courier-demo-key"
+        /// The server's own log level (`warning` keeps test output quiet).
+        public var logLevel: Logger.Level = .warning
+
+        /// Default options.
+        public init() {}
+    }
+
+    /// The e-mail and password of the demo account (Ada Lovelace, user 1).
+    public static let demoCredentials = (email: "ada@example.com", password: "correct horse battery staple")
+
+    /// The main port.
+    public let port: Int
+    /// The analytics port.
+    public let analyticsPort: Int
+    /// The host it is bound to.
+    public let host: String
+    /// The movie backend's valid `api_key`.
+    public let movieAPIKey: String
+    private let store: ReferenceStore
+    private let tasks: [Task<Void, any Error>]
+
+    private init(
+        host: String,
+        port: Int,
+        analyticsPort: Int,
+        movieAPIKey: String,
+        store: ReferenceStore,
+        tasks: [Task<Void, any Error>]
+    ) {
+        self.host = host
+        self.port = port
+        self.analyticsPort = analyticsPort
+        self.movieAPIKey = movieAPIKey
+        self.store = store
+        self.tasks = tasks
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://\(host):\(port)" }
+    /// `http://127.0.0.1:ANALYTICS_PORT`.
+    public var analyticsBaseURL: String { "http://\(host):\(analyticsPort)" }
+
+    /// How many token refreshes the auth backend has served.
+    public var refreshCount: Int {
+        get async { await store.refreshCount }
+    }
+
+    /// How many analytics events have been accepted.
+    public var analyticsEventCount: Int {
+        get async { await store.analyticsEventCount }
+    }
+
+    /// Starts both servers and returns once they accept connections.
+    /// - Parameter options: Host, ports, token lifetime, API key.
+    /// - Returns: The running server.
+    /// - Throws: When a port cannot be bound.
+    public static func start(_ options: Options = Options()) async throws -> ReferenceServer {
+        var logger = Logger(label: "courier.reference-server")
+        logger.logLevel = options.logLevel
+        let store = ReferenceStore(tokenLifetime: options.tokenLifetime)
+
+        let main = Router(context: BasicRequestContext.self)
+        main.add(middleware: FaultInjectionMiddleware())
+        SocialRoutes.register(on: main, store: store)
+        MovieRoutes.register(on: main, apiKey: options.movieAPIKey)
+        AuthRoutes.register(on: main, store: store)
+        AnalyticsRoutes.register(on: main, store: store)
+        EchoRoutes.register(on: main)
+
+        let analytics = Router(context: BasicRequestContext.self)
+        analytics.add(middleware: FaultInjectionMiddleware())
+        AnalyticsRoutes.register(on: analytics, store: store)
+        EchoRoutes.register(on: analytics)
+
+        let (mainPort, mainTask) = try await run(main, host: options.host, port: options.port, logger: logger)
+        do {
+            let (analyticsPort, analyticsTask) = try await run(
+                analytics,
+                host: options.host,
+                port: options.analyticsPort,
+                logger: logger
+            )
+            return ReferenceServer(
+                host: options.host,
+                port: mainPort,
+                analyticsPort: analyticsPort,
+                movieAPIKey: options.movieAPIKey,
+                store: store,
+                tasks: [mainTask, analyticsTask]
+            )
+        } catch {
+            mainTask.cancel()
+            _ = await mainTask.result
+            throw error
+        }
+    }
+
+    /// Stops both servers and waits until they have closed.
+    public func stop() async {
+        for task in tasks { task.cancel() }
+        for task in tasks { _ = await task.result }
+    }
+
+    /// Serves until cancelled: the caller's task runs the servers (for `courier-demo serve`).
+    public func waitUntilStopped() async {
+        await withTaskCancellationHandler {
+            for task in tasks { _ = await task.result }
+        } onCancel: {
+            for task in tasks { task.cancel() }
+        }
+    }
+
+    /// Runs one application in a task; returns its bound port once it listens.
+    private static func run(
+        _ router: Router<BasicRequestContext>,
+        host: String,
+        port: Int,
+        logger: Logger
+    ) async throws -> (port: Int, task: Task<Void, any Error>) {
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "courier-reference"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? port)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await app.run()
+        }
+        for await boundPort in portStream {
+            return (boundPort, task)
+        }
+        // The stream ended without a port: the server failed to start.
+        if case .failure(let error) = await task.result { throw error }
+        throw CancellationError()
+    }
+}

@@ -1,0 +1,79 @@
+import Hummingbird
+
+/// The movie backend, shaped like TheMovieDB v3 (`/3`): popular, now playing, details,
+/// recommendations and videos, 20 results a page. Every route needs `api_key`; errors are
+/// `{"status_code": N, "status_message": "…", "success": false}`.
+enum MovieRoutes {
+    static let pageSize = 20
+
+    static func register(on router: Router<BasicRequestContext>, apiKey: String) {
+        let api = router.group("3")
+
+        api.get("movie/popular") { request, _ -> Response in
+            paged(SampleData.popularMovies, request: request, apiKey: apiKey)
+        }
+
+        api.get("movie/now_playing") { request, _ -> Response in
+            paged(SampleData.nowPlayingMovies, request: request, apiKey: apiKey)
+        }
+
+        api.get("movie/:id") { request, context -> Response in
+            if let denied = checkKey(request, apiKey: apiKey) { return denied }
+            guard let movie = movie(context) else { return notFound() }
+            return JSONResponse.make(movie)
+        }
+
+        api.get("movie/:id/recommendations") { request, context -> Response in
+            guard let movie = movie(context) else {
+                return checkKey(request, apiKey: apiKey) ?? notFound()
+            }
+            return paged(SampleData.recommendations(for: movie.id), request: request, apiKey: apiKey)
+        }
+
+        api.get("movie/:id/videos") { request, context -> Response in
+            if let denied = checkKey(request, apiKey: apiKey) { return denied }
+            guard let movie = movie(context) else { return notFound() }
+            struct VideoList: Encodable {
+                var id: Int
+                var results: [WireVideo]
+            }
+            return JSONResponse.make(VideoList(id: movie.id, results: SampleData.videos(for: movie.id)))
+        }
+    }
+
+    static func checkKey(_ request: Request, apiKey: String) -> Response? {
+        guard request.uri.queryParameters["api_key"].map(String.init) == apiKey else {
+            return JSONResponse.tmdbError(
+                code: 7,
+                message: "Invalid API key: You must be granted a valid key.",
+                status: .unauthorized
+            )
+        }
+        return nil
+    }
+
+    static func movie(_ context: BasicRequestContext) -> WireMovie? {
+        guard let id = context.parameters.get("id", as: Int.self) else { return nil }
+        return SampleData.movies.first { $0.id == id }
+    }
+
+    static func notFound() -> Response {
+        JSONResponse.tmdbError(code: 34, message: "The resource you requested could not be found.", status: .notFound)
+    }
+
+    static func paged(_ movies: [WireMovie], request: Request, apiKey: String) -> Response {
+        if let denied = checkKey(request, apiKey: apiKey) { return denied }
+        let pageText = request.uri.queryParameters["page"]
+        guard let page = pageText.map({ Int($0) }) ?? 1, (1...500).contains(page) else {
+            return JSONResponse.tmdbError(
+                code: 22,
+                message: "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.",
+                status: .badRequest
+            )
+        }
+        let start = min((page - 1) * pageSize, movies.count)
+        let results = Array(movies[start..<min(start + pageSize, movies.count)])
+        let totalPages = (movies.count + pageSize - 1) / pageSize
+        return JSONResponse.make(WirePage(page: page, results: results, totalPages: totalPages, totalResults: movies.count))
+    }
+}
