@@ -32,8 +32,8 @@ public final class ReferenceServer: Sendable {
         public var tokenLifetime: Duration = .seconds(3600)
         /// The movie backend's valid `api_key`.
         public var movieAPIKey = "courier-demo-key"
-        /// The server's own log level (`warning` keeps test output quiet).
-        public var logLevel: Logger.Level = .warning
+        /// The server's own log level; `critical` keeps demo and test output quiet.
+        public var logLevel: Logger.Level = .critical
 
         /// Default options.
         public init() {}

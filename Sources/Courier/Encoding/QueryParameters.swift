@@ -15,35 +15,47 @@ public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLitera
     /// Creates parameters from a literal, keeping its order.
     public init(dictionaryLiteral elements: (String, any QueryRepresentable)...) {
         items = []
-        for (name, value) in elements { self[name] = value.queryValue }
+        for (name, value) in elements { set(name, value.queryValue) }
     }
 
     /// Creates parameters from name–value pairs, keeping their order.
     public init(_ items: [(name: String, value: QueryValue)] = []) {
         self.items = []
-        for item in items { self[item.name] = item.value }
+        for item in items { set(item.name, item.value) }
     }
 
     /// `true` when there is no parameter.
     public var isEmpty: Bool { items.isEmpty }
 
     /// The value for `name`; setting `nil` removes the parameter.
-    public subscript(name: String) -> QueryValue? {
-        get { items.first(where: { $0.name == name })?.value }
-        set {
-            let index = items.firstIndex(where: { $0.name == name })
-            switch (index, newValue) {
-            case (let index?, let value?): items[index].value = value
-            case (let index?, nil): items.remove(at: index)
-            case (nil, let value?): items.append((name, value))
-            case (nil, nil): break
-            }
+    ///
+    /// ```swift
+    /// configuration.commonParameters.query["api_key"] = apiKey
+    /// ```
+    public subscript(name: String) -> (any QueryRepresentable)? {
+        get { value(named: name) }
+        set { set(name, newValue?.queryValue) }
+    }
+
+    /// The value for `name`, if present.
+    public func value(named name: String) -> QueryValue? {
+        items.first(where: { $0.name == name })?.value
+    }
+
+    /// Sets, replaces in place, or (with `nil`) removes the parameter `name`.
+    public mutating func set(_ name: String, _ value: QueryValue?) {
+        let index = items.firstIndex(where: { $0.name == name })
+        switch (index, value) {
+        case (let index?, let value?): items[index].value = value
+        case (let index?, nil): items.remove(at: index)
+        case (nil, let value?): items.append((name, value))
+        case (nil, nil): break
         }
     }
 
     /// Adds every parameter of `other` whose name is not already here; existing values win.
     public mutating func addMissing(from other: QueryParameters) {
-        for item in other.items where self[item.name] == nil { items.append(item) }
+        for item in other.items where value(named: item.name) == nil { items.append(item) }
     }
 
     /// Compares names, values and order.

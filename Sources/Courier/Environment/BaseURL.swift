@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// let local: BaseURL = "http://127.0.0.1:8080/api/v1"
 /// ```
-public struct BaseURL: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct BaseURL: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The text as given.
     public let text: String
     /// Why there is no usable URL (e.g. a backend without a URL for the chosen environment).

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Courier
+import ExampleAPIs
+import Foundation
+import ReferenceServer
+
+/// `courier-demo`: the example app flow against the reference backends.
+@main
+struct CourierDemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "courier-demo",
+        abstract: "Courier's example app flow against the embedded reference server.",
+        subcommands: [Demo.self, Serve.self, Run.self],
+        defaultSubcommand: Demo.self
+    )
+}
+
+/// Starts the reference server in-process on 127.0.0.1 and runs the flow against it.
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start the reference server on 127.0.0.1 and run the example app flow against it (the default)."
+    )
+
+    func run() async throws {
+        let server = try await ReferenceServer.start()
+        let flow = AppFlow(
+            environment: .custom(BaseURL(server.baseURL)),
+            analyticsEnvironment: .custom(BaseURL(server.analyticsBaseURL)),
+            movieAPIKey: server.movieAPIKey,
+            credentials: ReferenceServer.demoCredentials,
+            offlinePort: try await ReferenceServer.unusedPort(),
+            transport: .urlSession()
+        )
+        flow.transcript.write(
+            "Courier demo: reference server at \(server.baseURL), analytics at \(server.analyticsBaseURL), transport URLSession"
+        )
+        let failures = await flow.run()
+        await server.stop()
+        try finish(flow.transcript, failures: failures)
+    }
+}
+
+/// Serves the reference backends until interrupted.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the reference backends on 127.0.0.1 until interrupted.")
+
+    @Option(help: "The main port (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "The analytics backend's port (0 picks a free one).")
+    var analyticsPort = 0
+
+    func run() async throws {
+        var options = ReferenceServer.Options()
+        options.port = port
+        options.analyticsPort = analyticsPort
+        options.logLevel = .notice
+        let server = try await ReferenceServer.start(options)
+        let transcript = Transcript()
+        transcript.write("Reference server listening on \(server.baseURL) (analytics on \(server.analyticsBaseURL)).")
+        transcript.write("Movie api_key: \(server.movieAPIKey). Demo login: \(ReferenceServer.demoCredentials.email). Ctrl-C stops.")
+        await server.waitUntilStopped()
+    }
+}
+
+/// Runs the flow against a server that is already running.
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the example app flow against a running server.")
+
+    @Option(help: "The server's origin, e.g. http://127.0.0.1:8080.")
+    var baseURL: String
+
+    @Option(help: "The analytics backend's origin; the main server also serves analytics when omitted.")
+    var analyticsURL: String?
+
+    @Option(help: "The movie backend's api_key.")
+    var apiKey = "courier-demo-key"
+
+    @Option(help: "The login e-mail.")
+    var email = ReferenceServer.demoCredentials.email
+
+    @Option(help: "The login password.")
+    var password = ReferenceServer.demoCredentials.password
+
+    func run() async throws {
+        let flow = AppFlow(
+            environment: .custom(BaseURL(baseURL)),
+            analyticsEnvironment: .custom(BaseURL(analyticsURL ?? baseURL)),
+            movieAPIKey: apiKey,
+            credentials: (email, password),
+            offlinePort: try await ReferenceServer.unusedPort(),
+            transport: .urlSession()
+        )
+        flow.transcript.write("Courier demo against \(baseURL), transport URLSession")
+        try finish(flow.transcript, failures: await flow.run())
+    }
+}
+
+/// Prints the verdict; exits non-zero when a step did not behave as expected.
+func finish(_ transcript: Transcript, failures: [String]) throws {
+    if failures.isEmpty {
+        transcript.write("\nEvery step behaved as expected.")
+    } else {
+        transcript.write("\n\(failures.count) step(s) did not behave as expected:")
+        for failure in failures { transcript.write("  - \(failure)") }
+        throw ExitCode.failure
+    }
+}
