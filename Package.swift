@@ -76,6 +76,7 @@ let package = Package(
                 "ExampleAPIs",
                 "ReferenceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

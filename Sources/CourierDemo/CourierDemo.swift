@@ -2,6 +2,7 @@ import ArgumentParser
 import Courier
 import ExampleAPIs
 import Foundation
+import Logging
 import ReferenceServer
 
 /// `courier-demo`: the example app flow against the reference backends.
