@@ -12,9 +12,10 @@ enum TransportErrorClassifier {
     static func kind(of error: any Error) -> CourierError.Kind {
         if let courierError = error as? CourierError { return courierError.kind }
         if error is CancellationError { return .cancelled }
-        if let urlError = error as? URLError { return kind(of: urlError.code) }
+        if let urlError = error as? URLError, urlError.code != .unknown { return kind(of: urlError.code) }
         if let posixError = error as? POSIXError { return kind(of: posixError.code) }
         let nsError = error as NSError
+        if isIncompleteBody(nsError) { return .invalidResponse }
         if nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) {
             return kind(of: code)
         }
@@ -22,6 +23,14 @@ enum TransportErrorClassifier {
             return kind(of: code)
         }
         return .transportFailed
+    }
+
+    /// URLSession on Linux (libcurl underneath) reports a body cut short by the server as an
+    /// unknown error (-1) whose only trace is curl's message; on Apple platforms it is
+    /// `networkConnectionLost`. Either way the response arrived incomplete.
+    static func isIncompleteBody(_ error: NSError) -> Bool {
+        guard error.domain == NSURLErrorDomain, error.code == URLError.Code.unknown.rawValue else { return false }
+        return error.localizedDescription.contains("outstanding read data remaining")
     }
 
     static func kind(of code: URLError.Code) -> CourierError.Kind {

@@ -6,7 +6,7 @@ import OpenAPIRuntime
 /// One configured client per example backend: each backend's error format, JSON conventions and
 /// common parameters are stated here, once.
 extension Client {
-    /// The social backend's client: `{"message"}` errors; the access token is added by
+    /// The social backend's client: `{"message"}` errors, snake_case keys; the access token is added by
     /// ``AuthService`` after login.
     /// - Parameters:
     ///   - environment: Where the backends are.
@@ -17,6 +17,7 @@ extension Client {
     ) -> Client {
         Client(backend: .social, environment: environment, transport: transport) {
             $0.errorFormat = .message
+            $0.decoder.keyDecodingStrategy = .convertFromSnakeCase
             $0.timeout = .seconds(20)
         }
     }

@@ -1,0 +1,131 @@
+import Courier
+import ExampleAPIs
+import Foundation
+import ReferenceServer
+import Testing
+
+@Suite("Cancellation, timeouts and offline failures against real sockets")
+struct CancellationAndTimeoutTests {
+    @Test("a 5-second request cancelled after 100 ms ends within 1 s as cancelled", arguments: TransportKind.allCases)
+    func taskCancellation(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = backends.echo()
+            let (result, elapsed) = await measure {
+                let task = Task { try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=5000")) }
+                try? await Task.sleep(for: .milliseconds(100))
+                task.cancel()
+                return await task.result
+            }
+            #expect(elapsed < .seconds(1))
+            guard case .failure(let error as CourierError) = result else {
+                Issue.record("expected a cancellation error, got \(result)")
+                return
+            }
+            #expect(error.kind == .cancelled)
+            #expect(client.inFlightCount == 0)
+        }
+    }
+
+    @Test("a cancelled completion-handler request never reports a success", arguments: TransportKind.allCases)
+    func handleCancellation(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = backends.echo()
+            let (result, elapsed) = await measure {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Result<Echo, CourierError>, Never>) in
+                    let handle = client.send(Request<Echo>(.get, "slow").header(.fault, "delay=5000")) {
+                        continuation.resume(returning: $0)
+                    }
+                    Task {
+                        try? await Task.sleep(for: .milliseconds(100))
+                        handle.cancel()
+                    }
+                }
+            }
+            #expect(elapsed < .seconds(1))
+            guard case .failure(let error) = result else {
+                Issue.record("a cancelled request delivered a success")
+                return
+            }
+            #expect(error.kind == .cancelled)
+        }
+    }
+
+    @Test("cancelAll() cancels every request in flight and leaves the client usable", arguments: TransportKind.allCases)
+    func cancelAll(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = backends.echo()
+            let (results, elapsed) = await measure {
+                await withTaskGroup(of: Result<Echo, CourierError>.self) { group in
+                    for index in 0..<5 {
+                        group.addTask {
+                            do {
+                                return .success(try await client.send(Request<Echo>(.get, "slow/\(index)").header(.fault, "delay=5000")))
+                            } catch {
+                                return .failure(CourierError(error))
+                            }
+                        }
+                    }
+                    while client.inFlightCount < 5 { try? await Task.sleep(for: .milliseconds(10)) }
+                    client.cancelAll()
+                    var results: [Result<Echo, CourierError>] = []
+                    for await result in group { results.append(result) }
+                    return results
+                }
+            }
+            #expect(elapsed < .seconds(2))
+            #expect(results.count == 5)
+            for result in results {
+                if case .failure(let error) = result { #expect(error.kind == .cancelled) } else { Issue.record("a cancelled request succeeded") }
+            }
+            #expect(client.inFlightCount == 0)
+            let value1 = try await client.send(Request<Echo>(.get, "after")).path
+            #expect(value1 == "/echo/after")
+        }
+    }
+
+    @Test("an endpoint's timeout wins over the client's and ends a slow request", arguments: TransportKind.allCases)
+    func endpointTimeout(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = backends.echo { $0.timeout = .seconds(30) }
+            let (result, elapsed) = await measure {
+                await capture {
+                    try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=3000").timeout(.milliseconds(300)))
+                }
+            }
+            #expect(elapsed < .seconds(1.5))
+            #expect(result.error?.kind == .timedOut)
+            let value2 = try await client.send(Request<Echo>(.get, "after")).method
+            #expect(value2 == "GET")
+        }
+    }
+
+    @Test("the client's timeout applies to every endpoint", arguments: TransportKind.allCases)
+    func clientTimeout(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = backends.echo { $0.timeout = .milliseconds(300) }
+            let error = await #expect(throws: CourierError.self) {
+                try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=3000"))
+            }
+            #expect(error?.kind == .timedOut)
+            #expect(error?.localizedDescription == "The request timed out. Please try again.")
+        }
+    }
+
+    @Test("a refused port fails fast as no connection", arguments: TransportKind.allCases)
+    func refusedPort(transport: TransportKind) async throws {
+        let port = try await ReferenceServer.unusedPort()
+        let client = Client(baseURL: "http://127.0.0.1:\(port)", transport: transport.make())
+        let (result, elapsed) = await measure {
+            await capture { try await client.send(Request<Data>(.get, "anything")) }
+        }
+        #expect(elapsed < .seconds(1))
+        #expect(result.error?.kind == .notConnected)
+        #expect(result.error?.localizedDescription == "No Internet connection.")
+    }
+}
+
+extension Result {
+    var error: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}

@@ -1,0 +1,105 @@
+import Courier
+import ExampleAPIs
+import Foundation
+import ReferenceServer
+
+/// The transports every integration scenario runs on.
+enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case urlSession
+
+    func make() -> any ClientTransport {
+        switch self {
+        case .urlSession: .urlSession()
+        }
+    }
+
+    var description: String { rawValue }
+}
+
+/// A reference server started for one test, with clients for its backends.
+struct ReferenceBackends: Sendable {
+    let server: ReferenceServer
+    let transport: any ClientTransport
+
+    var environment: ServerEnvironment { .custom(BaseURL(server.baseURL)) }
+
+    func social() -> Client { .social(environment: environment, transport: transport) }
+    func movies(apiKey: String? = nil) -> Client {
+        .movies(environment: environment, apiKey: apiKey ?? server.movieAPIKey, transport: transport)
+    }
+    func auth() -> Client { .auth(environment: environment, apiVersion: "7", deviceType: "tests", transport: transport) }
+    func analytics() -> Client {
+        .analytics(environment: .custom(BaseURL(server.analyticsBaseURL)), appID: "tests", transport: transport)
+    }
+    /// A client for the `/echo` route that answers with what it received.
+    func echo(configure: (inout Configuration) -> Void = { _ in }) -> Client {
+        Client(baseURL: BaseURL("\(server.baseURL)/echo"), transport: transport, configure: configure)
+    }
+
+    /// A social client whose requests carry the demo user's token.
+    func loggedInSocial() async throws -> Client {
+        let social = social()
+        let auth = AuthService(client: auth(), authorizing: [social])
+        try await auth.authenticate(email: ReferenceServer.demoCredentials.email, password: ReferenceServer.demoCredentials.password)
+        return social
+    }
+}
+
+/// Starts a reference server on 127.0.0.1 (free ports), runs `body`, and stops the server.
+func withBackends<T>(
+    _ transport: TransportKind,
+    options: ReferenceServer.Options = .init(),
+    _ body: (ReferenceBackends) async throws -> T
+) async throws -> T {
+    let server = try await ReferenceServer.start(options)
+    do {
+        let result = try await body(ReferenceBackends(server: server, transport: transport.make()))
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// What `/echo` reports about the request it received.
+struct Echo: Decodable, Sendable {
+    var method: String
+    var path: String
+    var raw_query: String?
+    var query: [[String]]
+    var headers: [[String]]
+    var content_type: String?
+    var body_size: Int
+    var body_text: String?
+    var form: [[String]]?
+    var multipart: [Part]?
+
+    struct Part: Decodable, Sendable, Equatable {
+        var name: String?
+        var filename: String?
+        var content_type: String?
+        var size: Int
+        var text: String?
+    }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.first == name.lowercased() }?.last
+    }
+}
+
+/// The time `body` takes.
+func measure<T>(_ body: () async throws -> T) async rethrows -> (T, Duration) {
+    let start = ContinuousClock.now
+    let value = try await body()
+    return (value, ContinuousClock.now - start)
+}
+
+/// The outcome of `body` as a `Result`.
+func capture<T>(_ body: () async throws -> T) async -> Result<T, CourierError> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(CourierError(error))
+    }
+}
