@@ -86,6 +86,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ReadmeTests",
+            dependencies: ["Courier", "ReferenceServer"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "Courier",

@@ -1,0 +1,39 @@
+import Courier
+import Foundation
+import ReferenceServer
+import Testing
+
+@Suite("The README's code works as written")
+struct ReadmeTests {
+    @Test("every Swift sample of the README appears verbatim in ReadmeTutorial.swift")
+    func samplesAreCompiled() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let readme = try String(contentsOf: here.appending(path: "../../../README.md").standardized, encoding: .utf8)
+        let tutorial = try String(contentsOf: here.deletingLastPathComponent().appending(path: "ReadmeTutorial.swift"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+        #expect(blocks.count >= 5)
+        for block in blocks where !block.contains("Package(") && !block.contains(".package(") {
+            #expect(tutorial.contains(block.trimmingCharacters(in: .newlines)), "README block not in ReadmeTutorial.swift:\n\(block)")
+        }
+    }
+
+    @Test("the tutorial's client, service and calls run against the reference server")
+    func tutorialRuns() async throws {
+        let server = try await ReferenceServer.start()
+        let movies = MovieService(client: makeMovieClient(environment: .custom(BaseURL(server.baseURL)), apiKey: server.movieAPIKey))
+        let titles = await popularTitles(movies)
+        #expect(titles.count == 20)
+        let nowPlaying = try await oneOffCall(movies.client)
+        #expect(nowPlaying["page"]?.intValue == 1)
+        let page = await withCheckedContinuation { continuation in
+            Task { @MainActor in
+                movies.popular(page: 2) { continuation.resume(returning: $0) }
+            }
+        }
+        #expect(try page.get().page == 2)
+        await cancelling(movies)
+        let offline = MovieService(client: makeMovieClient(environment: .custom("http://127.0.0.1:\(try await ReferenceServer.unusedPort())"), apiKey: "k"))
+        #expect(await popularTitles(offline).isEmpty)
+        await server.stop()
+    }
+}

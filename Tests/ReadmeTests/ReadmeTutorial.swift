@@ -1,0 +1,100 @@
+// The README's tutorial, verbatim: `ReadmeTests` checks that every Swift block of README.md appears
+// here, and runs it against the reference server.
+import Courier
+import Foundation
+
+struct Movie: Decodable, Sendable {
+    let id: Int
+    let title: String
+    let voteAverage: Double
+}
+
+struct MoviePage: Decodable, Sendable {
+    let page: Int
+    let totalPages: Int
+    let results: [Movie]
+}
+
+enum MovieAPI: Endpoint {
+    case popular(page: Int)
+    case nowPlaying(page: Int)
+
+    var request: Request<MoviePage> {
+        switch self {
+        case .popular(let page): Request(.get, "movie/popular", query: ["page": page])
+        case .nowPlaying(let page): Request(.get, "movie/now_playing", query: ["page": page])
+        }
+    }
+}
+
+extension Backend {
+    static let movies = Backend(
+        "movies",
+        production: "https://api.themoviedb.org/3",
+        staging: "https://staging.example.com/3"
+    )
+}
+
+func makeMovieClient(environment: ServerEnvironment, apiKey: String) -> Client {
+    Client(backend: .movies, environment: environment) {
+        $0.errorFormat = .tmdb                                  // {"status_message": …, "status_code": …}
+        $0.commonParameters.query["api_key"] = apiKey           // sent with every request
+        $0.decoder.keyDecodingStrategy = .convertFromSnakeCase  // vote_average → voteAverage
+        $0.timeout = .seconds(15)
+    }
+}
+
+struct MovieService: Sendable {
+    let client: Client
+
+    func popular(page: Int = 1) async throws(CourierError) -> [Movie] {
+        try await client.send(MovieAPI.popular(page: page)).results
+    }
+
+    @discardableResult
+    func popular(
+        page: Int,
+        completion: @escaping @MainActor @Sendable (Result<MoviePage, CourierError>) -> Void
+    ) -> RequestHandle {
+        client.send(MovieAPI.popular(page: page), completion: completion)
+    }
+}
+
+func popularTitles(_ movies: MovieService) async -> [String] {
+    do {
+        return try await movies.popular().map(\.title)
+    } catch {
+        switch error.kind {
+        case .notConnected: print("Offline:", error.localizedDescription)       // "No Internet connection."
+        case .unauthorized: print("Bad API key:", error.localizedDescription)   // the server's own message
+        case .cancelled: break
+        default: print(error.localizedDescription)
+        }
+        return []
+    }
+}
+
+@MainActor
+func loadSecondPage(_ movies: MovieService) -> RequestHandle {
+    movies.popular(page: 2) { result in
+        switch result {
+        case .success(let page): print("page \(page.page) of \(page.totalPages)")
+        case .failure(let error): print(error.localizedDescription)   // after cancel(): "The request was cancelled."
+        }
+    }
+}
+
+func cancelling(_ movies: MovieService) async {
+    let task = Task { try await movies.popular() }
+    task.cancel()                  // closes the connection; the call throws kind .cancelled
+
+    let handle = await loadSecondPage(movies)
+    handle.cancel()                // the completion reports .cancelled, never a success
+
+    movies.client.cancelAll()      // or stop everything this client has in flight
+}
+
+func oneOffCall(_ client: Client) async throws(CourierError) -> JSONValue {
+    let request = Request<JSONValue>(.get, "movie/now_playing", query: ["page": 1, "region": "GB"])
+    return try await client.send(request)   // untyped JSON; no model needed
+}
