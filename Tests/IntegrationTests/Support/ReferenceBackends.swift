@@ -1,4 +1,5 @@
 import Courier
+import CourierAsyncHTTPClient
 import ExampleAPIs
 import Foundation
 import ReferenceServer
@@ -6,10 +7,12 @@ import ReferenceServer
 /// The transports every integration scenario runs on.
 enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case urlSession
+    case asyncHTTPClient
 
     func make() -> any ClientTransport {
         switch self {
         case .urlSession: .urlSession()
+        case .asyncHTTPClient: .asyncHTTPClient()
         }
     }
 

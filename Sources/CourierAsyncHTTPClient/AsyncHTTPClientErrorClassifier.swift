@@ -1,0 +1,52 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Turns AsyncHTTPClient's and SwiftNIO's errors into ``CourierError`` kinds. The one place that
+/// knows their cases, as `TransportErrorClassifier` is for URLSession.
+enum AsyncHTTPClientErrorClassifier {
+    static func courierError(for error: any Error) -> CourierError {
+        if let courierError = error as? CourierError { return courierError }
+        if error is CancellationError { return CourierError(.cancelled, underlyingError: error) }
+        return CourierError(kind(of: error), underlyingError: error)
+    }
+
+    static func kind(of error: any Error) -> CourierError.Kind {
+        if let clientError = error as? HTTPClientError { return kind(of: clientError) }
+        if let ioError = error as? IOError, let code = POSIXErrorCode(rawValue: ioError.errnoCode) {
+            return CourierError(POSIXError(code)).kind
+        }
+        if error is NIOConnectionError { return .notConnected }
+        if let channelError = error as? ChannelError {
+            switch channelError {
+            case .connectTimeout: return .notConnected
+            case .ioOnClosedChannel, .eof, .alreadyClosed, .outputClosed, .inputClosed: return .notConnected
+            default: return .transportFailed
+            }
+        }
+        if error is HTTPParserError { return .invalidResponse }
+        return CourierError(error).kind
+    }
+
+    static func kind(of error: HTTPClientError) -> CourierError.Kind {
+        switch error {
+        case .cancelled:
+            .cancelled
+        case .readTimeout, .writeTimeout, .deadlineExceeded:
+            .timedOut
+        case .connectTimeout, .remoteConnectionClosed, .socksHandshakeTimeout, .proxyAuthenticationRequired,
+            .httpProxyHandshakeTimeout:
+            .notConnected
+        case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .traceRequestWithBody:
+            .invalidRequest
+        case .redirectLimitReached, .redirectCycleDetected, .invalidProxyResponse, .incompatibleHeaders,
+            .bodyLengthMismatch:
+            .invalidResponse
+        default:
+            .transportFailed
+        }
+    }
+}

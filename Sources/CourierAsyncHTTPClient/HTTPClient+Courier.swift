@@ -1,0 +1,30 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOPosix
+
+extension HTTPClient {
+    /// The `HTTPClient` Courier uses unless given another: created on first use, shared by every
+    /// client in the process, never shut down. Configured by ``courierConfiguration()``.
+    public static let courierShared = HTTPClient(
+        eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+        configuration: courierConfiguration()
+    )
+
+    /// AsyncHTTPClient's configuration as Courier needs it.
+    ///
+    /// - Connections that cannot be established fail at once (no retry until the deadline), so an
+    ///   offline device or a refused port gives ``Courier/CourierError/Kind/notConnected`` within
+    ///   the 5-second connect timeout instead of hanging for a minute.
+    /// - Up to 64 HTTP/1.1 connections per host, kept for 60 s; HTTP/2 when the server offers it.
+    /// - Redirects are not followed by AsyncHTTPClient: Courier decides about them.
+    /// - Returns: A configuration to adjust and pass to `HTTPClient(eventLoopGroup:configuration:)`.
+    public static func courierConfiguration() -> Configuration {
+        var configuration = Configuration()
+        configuration.timeout.connect = .seconds(5)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        configuration.redirectConfiguration = .disallow
+        configuration.httpVersion = .automatic
+        return configuration
+    }
+}
