@@ -1,5 +1,6 @@
 import ArgumentParser
 import Courier
+import CourierAsyncHTTPClient
 import ExampleAPIs
 import Foundation
 import Logging
@@ -16,11 +17,34 @@ struct CourierDemo: AsyncParsableCommand {
     )
 }
 
+/// Which transport the flow's clients send through.
+enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
+    case urlsession
+    case asynchttpclient
+
+    func make() -> any ClientTransport {
+        switch self {
+        case .urlsession: .urlSession()
+        case .asynchttpclient: .asyncHTTPClient()
+        }
+    }
+
+    var displayName: String {
+        switch self {
+        case .urlsession: "URLSession"
+        case .asynchttpclient: "AsyncHTTPClient"
+        }
+    }
+}
+
 /// Starts the reference server in-process on 127.0.0.1 and runs the flow against it.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start the reference server on 127.0.0.1 and run the example app flow against it (the default)."
     )
+
+    @Option(help: "The transport: urlsession or asynchttpclient.")
+    var transport = TransportChoice.urlsession
 
     func run() async throws {
         let server = try await ReferenceServer.start()
@@ -30,10 +54,10 @@ struct Demo: AsyncParsableCommand {
             movieAPIKey: server.movieAPIKey,
             credentials: ReferenceServer.demoCredentials,
             offlinePort: try await ReferenceServer.unusedPort(),
-            transport: .urlSession()
+            transport: transport.make()
         )
         flow.transcript.write(
-            "Courier demo: reference server at \(server.baseURL), analytics at \(server.analyticsBaseURL), transport URLSession"
+            "Courier demo: reference server at \(server.baseURL), analytics at \(server.analyticsBaseURL), transport \(transport.displayName)"
         )
         let failures = await flow.run()
         await server.stop()
@@ -83,6 +107,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: "The login password.")
     var password = ReferenceServer.demoCredentials.password
 
+    @Option(help: "The transport: urlsession or asynchttpclient.")
+    var transport = TransportChoice.urlsession
+
     func run() async throws {
         let flow = AppFlow(
             environment: .custom(BaseURL(baseURL)),
@@ -90,9 +117,9 @@ struct Run: AsyncParsableCommand {
             movieAPIKey: apiKey,
             credentials: (email, password),
             offlinePort: try await ReferenceServer.unusedPort(),
-            transport: .urlSession()
+            transport: transport.make()
         )
-        flow.transcript.write("Courier demo against \(baseURL), transport URLSession")
+        flow.transcript.write("Courier demo against \(baseURL), transport \(transport.displayName)")
         try finish(flow.transcript, failures: await flow.run())
     }
 }
