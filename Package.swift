@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ExampleAPIs", targets: ["ExampleAPIs"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
         .executable(name: "courier-demo", targets: ["CourierDemo"]),
+        .executable(name: "courier-bench", targets: ["CourierBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -77,6 +78,20 @@ let package = Package(
                 "ReferenceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "CourierBench",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "ReferenceServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -100,6 +100,7 @@ public final class ReferenceServer: Sendable {
         AuthRoutes.register(on: main, store: store)
         AnalyticsRoutes.register(on: main, store: store)
         EchoRoutes.register(on: main)
+        BenchRoutes.register(on: main)
 
         let analytics = Router(context: BasicRequestContext.self)
         analytics.add(middleware: FaultInjectionMiddleware())

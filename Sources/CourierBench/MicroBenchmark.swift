@@ -1,0 +1,55 @@
+import Courier
+import Foundation
+
+/// The layer's own cost per request: building the request from an endpoint, the exchange
+/// machinery (cancellation registry, timeout), status validation and error mapping — with a
+/// transport that answers at once and no JSON decoding.
+enum MicroBenchmark {
+    /// Answers every request with an empty 200 (or the status asked for) without any I/O.
+    struct InstantTransport: ClientTransport {
+        let status: HTTPResponse.Status
+
+        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+            (HTTPResponse(status: status), nil)
+        }
+    }
+
+    static func run() async throws {
+        let ok = Client(baseURL: "http://127.0.0.1:8080/api/v1", transport: InstantTransport(status: .ok)) {
+            $0.commonParameters.query["api_key"] = "key"
+            $0.commonParameters.headerFields[.userAgent] = "courier-bench"
+        }
+        let failing = Client(baseURL: "http://127.0.0.1:8080/api/v1", transport: InstantTransport(status: .notFound))
+        let endpoint = Request<Void>(.get, "users/\(42)/friends", query: ["page": 2, "sort": "name"])
+        let iterations = 200_000
+
+        try measure("build_request", iterations: iterations) {
+            _ = try ok.prepare(endpoint)
+        }
+        try await measureAsync("send_success", iterations: iterations) {
+            try await ok.send(endpoint)
+        }
+        try await measureAsync("send_error_mapping", iterations: iterations) {
+            do { try await failing.send(endpoint) } catch let error as CourierError where error.kind == .notFound {}
+        }
+    }
+
+    static func measure(_ name: String, iterations: Int, _ body: () throws -> Void) throws {
+        for _ in 0..<1000 { try body() }
+        let start = ContinuousClock.now
+        for _ in 0..<iterations { try body() }
+        report(name, ContinuousClock.now - start, iterations)
+    }
+
+    static func measureAsync(_ name: String, iterations: Int, _ body: () async throws -> Void) async throws {
+        for _ in 0..<1000 { try await body() }
+        let start = ContinuousClock.now
+        for _ in 0..<iterations { try await body() }
+        report(name, ContinuousClock.now - start, iterations)
+    }
+
+    static func report(_ name: String, _ elapsed: Duration, _ iterations: Int) {
+        let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        output("MICRO name=\(name) ns_per_request=\(format(nanoseconds / Double(iterations), 0)) iterations=\(iterations)")
+    }
+}
