@@ -42,7 +42,7 @@ enum AsyncHTTPClientErrorClassifier {
             .notConnected
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .traceRequestWithBody:
             .invalidRequest
-        case .redirectLimitReached, .redirectCycleDetected, .invalidProxyResponse, .incompatibleHeaders,
+        case .redirectLimitReached, .redirectCycleDetected, .invalidProxyResponse,
             .bodyLengthMismatch:
             .invalidResponse
         default:
