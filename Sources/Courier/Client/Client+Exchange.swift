@@ -3,52 +3,28 @@ import HTTPTypes
 import OpenAPIRuntime
 
 extension Client {
-    /// Sends a prepared request through the transport within its timeout, reads the body up to the
-    /// size limit, and decodes it.
+    /// Sends a prepared request through the transport, reads the body up to the size limit, and
+    /// decodes it. Timeouts and cancellation reach it as cancellation of the calling task.
     func exchange<Response>(
         _ prepared: PreparedRequest,
         decoding: ResponseDecoding<Response>,
         decoder: JSONDecoder,
         configuration: Configuration
     ) async throws -> Response {
-        let (response, body) = try await withTimeout(prepared.timeout) { [transport] in
-            let (response, body) = try await transport.send(
-                prepared.request,
-                body: prepared.body.map { HTTPBody($0) },
-                baseURL: prepared.origin,
-                operationID: prepared.name
-            )
-            let data = try await Self.collect(body, upTo: configuration.maximumResponseBodySize)
-            return (response, data)
-        }
+        let (response, body) = try await transport.send(
+            prepared.request,
+            body: prepared.body.map { HTTPBody($0) },
+            baseURL: prepared.origin,
+            operationID: prepared.name
+        )
+        let data = try await Self.collect(body, upTo: configuration.maximumResponseBodySize)
         return try ResponseReader.read(
             response,
-            body: body,
+            body: data,
             decoding: decoding,
             decoder: decoder,
             errorFormat: configuration.errorFormat
         )
-    }
-
-    /// Runs `operation`, failing with ``CourierError/Kind/timedOut`` when it takes longer than
-    /// `timeout`. The operation is cancelled then, which closes its connection.
-    private func withTimeout<Value: Sendable>(
-        _ timeout: Duration,
-        _ operation: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                try Task.checkCancellation()
-                throw CourierError(.timedOut, message: "No complete response within \(timeout).")
-            }
-            return value
-        }
     }
 
     /// Reads a body into memory, refusing to go past `limit` bytes.

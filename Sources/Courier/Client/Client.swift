@@ -99,15 +99,22 @@ public final class Client: Sendable {
                 configuration: configuration
             )
         }
-        let id = inFlight.insert { work.cancel() }
-        defer { inFlight.remove(id) }
+        let id = inFlight.insert(deadline: .now + prepared.timeout) { work.cancel() }
         do {
-            return try await withTaskCancellationHandler {
+            let response = try await withTaskCancellationHandler {
                 try await work.value
             } onCancel: {
                 work.cancel()
             }
+            inFlight.remove(id)
+            return response
         } catch {
+            let timedOut = inFlight.remove(id)
+            if timedOut && !Task.isCancelled {
+                var timeout = CourierError(.timedOut, message: "No complete response within \(prepared.timeout).")
+                timeout.request = prepared.request
+                throw timeout
+            }
             throw CourierError(error).with(request: prepared.request)
         }
     }

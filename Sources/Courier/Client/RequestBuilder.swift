@@ -27,8 +27,10 @@ enum RequestBuilder {
         if !queryString.isEmpty { target += "?" + queryString }
 
         var headerFields = configuration.commonParameters.headerFields
-        for name in Set(request.headerFields.map(\.name)) {
-            headerFields[fields: name] = request.headerFields[fields: name]
+        if !request.headerFields.isEmpty {
+            for name in Set(request.headerFields.map(\.name)) {
+                headerFields[fields: name] = request.headerFields[fields: name]
+            }
         }
         if request.decoding.expectsJSON && headerFields[.accept] == nil {
             headerFields[.accept] = "application/json"
@@ -45,9 +47,6 @@ enum RequestBuilder {
             if headerFields[.contentType] == nil { headerFields[.contentType] = encoded.contentType }
         }
 
-        guard let origin = URL(string: "\(base.scheme)://\(base.authority)") else {
-            throw CourierError(.invalidRequest, message: "The base URL's host \"\(base.authority)\" is not valid.")
-        }
         let httpRequest = HTTPRequest(
             method: request.method,
             scheme: base.scheme,
@@ -60,7 +59,7 @@ enum RequestBuilder {
             body: bodyData,
             timeout: request.timeout ?? configuration.timeout,
             name: request.name ?? "\(request.method) \(request.path)",
-            origin: origin
+            origin: base.origin
         )
     }
 

@@ -15,12 +15,15 @@ public struct BaseURL: Sendable, Hashable, ExpressibleByStringInterpolation, Cus
     public let text: String
     /// Why there is no usable URL (e.g. a backend without a URL for the chosen environment).
     let unavailableReason: String?
+    /// The parts, checked once here rather than on every request.
+    private let parsed: Result<Parts, CourierError>
 
     /// Creates a base URL from text.
     /// - Parameter text: An absolute `http` or `https` URL, with or without a path.
     public init(_ text: String) {
         self.text = text
         self.unavailableReason = nil
+        self.parsed = Result { () throws(CourierError) in try Self.parse(text) }
     }
 
     /// Creates a base URL from a Foundation `URL`.
@@ -37,6 +40,18 @@ public struct BaseURL: Sendable, Hashable, ExpressibleByStringInterpolation, Cus
     init(unavailable reason: String) {
         self.text = ""
         self.unavailableReason = reason
+        self.parsed = .failure(CourierError(.invalidRequest, message: reason))
+    }
+
+    /// Compares the text (and the reason a URL is unavailable).
+    public static func == (lhs: BaseURL, rhs: BaseURL) -> Bool {
+        lhs.text == rhs.text && lhs.unavailableReason == rhs.unavailableReason
+    }
+
+    /// Hashes the text.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(unavailableReason)
     }
 
     /// The text as given.
@@ -50,12 +65,17 @@ public struct BaseURL: Sendable, Hashable, ExpressibleByStringInterpolation, Cus
         var authority: String
         /// The base path without a trailing `/`; empty for the root.
         var path: String
+        /// `scheme://authority`, what the transport resolves request paths against.
+        var origin: URL
     }
 
-    /// Splits and checks the URL.
+    /// The checked parts of the URL.
     /// - Throws: ``CourierError`` of kind `invalidRequest` when it is not an absolute HTTP URL.
     func parts() throws(CourierError) -> Parts {
-        if let unavailableReason { throw CourierError(.invalidRequest, message: unavailableReason) }
+        try parsed.get()
+    }
+
+    private static func parse(_ text: String) throws(CourierError) -> Parts {
         guard let components = URLComponents(string: text) else {
             throw CourierError(.invalidRequest, message: "The base URL \"\(text)\" is not a valid URL.")
         }
@@ -75,6 +95,9 @@ public struct BaseURL: Sendable, Hashable, ExpressibleByStringInterpolation, Cus
         if let port = components.port { authority += ":\(port)" }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
-        return Parts(scheme: scheme, authority: authority, path: path)
+        guard let origin = URL(string: "\(scheme)://\(authority)") else {
+            throw CourierError(.invalidRequest, message: "The base URL's host \"\(authority)\" is not valid.")
+        }
+        return Parts(scheme: scheme, authority: authority, path: path, origin: origin)
     }
 }
