@@ -5,7 +5,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// let auth = Client(backend: .auth, environment: env) {
-///     $0.commonParameters.headerFields[.init("X-API-Version")!] = "1"   // a header
+///     $0.commonParameters.headerFields[.acceptLanguage] = "fr"          // a header
 ///     $0.commonParameters.query["device_type"] = "ios"                  // a query item
 ///     $0.commonParameters.bodyFields["app_id"] = "com.example.app"      // a JSON body field
 /// }

@@ -3,7 +3,7 @@ import Foundation
 /// Where a backend lives: scheme, host, optional port and base path, e.g.
 /// `https://api.themoviedb.org/3`.
 ///
-/// Written as a string literal, so no force-unwrapped `URL(string:)!` is ever needed. It is
+/// Written as a string literal, so no force-unwrapped Foundation URL is ever needed. It is
 /// checked when a request is built: a base URL without `http`/`https` or without a host fails that
 /// request with ``CourierError/Kind/invalidRequest``, it never crashes.
 ///
