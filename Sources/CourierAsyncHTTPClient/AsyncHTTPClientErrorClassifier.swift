@@ -10,7 +10,6 @@ import NIOPosix
 enum AsyncHTTPClientErrorClassifier {
     static func courierError(for error: any Error) -> CourierError {
         if let courierError = error as? CourierError { return courierError }
-        if error is CancellationError { return CourierError(.cancelled, underlyingError: error) }
         return CourierError(kind(of: error), underlyingError: error)
     }
 

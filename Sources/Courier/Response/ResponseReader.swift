@@ -17,23 +17,32 @@ enum ResponseReader {
         guard response.status.kind == .successful else {
             throw error(for: response, body: body, errorFormat: errorFormat)
         }
+        do {
+            return try decodeSuccess(body, response: response, decoding: decoding, decoder: decoder)
+        } catch {
+            var failure = error
+            failure.status = response.status
+            failure.responseHeaderFields = response.headerFields
+            throw failure
+        }
+    }
+
+    /// Decodes a 2xx body; the caller attaches the response's status and header fields to any error.
+    private static func decodeSuccess<Response>(
+        _ body: Data,
+        response: HTTPResponse,
+        decoding: ResponseDecoding<Response>,
+        decoder: JSONDecoder
+    ) throws(CourierError) -> Response {
         if decoding.expectsJSON {
             if body.isEmpty {
-                var error = CourierError(
+                throw CourierError(
                     .decodingFailed,
                     message: "The server sent an empty body (status \(response.status.code)) where JSON was expected."
                 )
-                error.status = response.status
-                error.responseHeaderFields = response.headerFields
-                throw error
             }
             if let contentType = response.headerFields[.contentType], !isJSON(contentType) {
-                var error = CourierError(
-                    .invalidResponse,
-                    message: "The server sent \"\(contentType)\" where JSON was expected."
-                )
-                error.status = response.status
-                error.responseHeaderFields = response.headerFields
+                var error = CourierError(.invalidResponse, message: "The server sent \"\(contentType)\" where JSON was expected.")
                 error.responseBody = body.prefix(keptErrorBodySize)
                 throw error
             }
@@ -41,10 +50,7 @@ enum ResponseReader {
         do {
             return try decoding.decode(body, response, decoder)
         } catch {
-            var failure = decodingFailure(error)
-            failure.status = response.status
-            failure.responseHeaderFields = response.headerFields
-            throw failure
+            throw decodingFailure(error)
         }
     }
 
