@@ -22,6 +22,8 @@ import OpenAPIURLSession
 public final class Client: Sendable {
     private let state: LockedState<Configuration>
     private let inFlight = InFlightRequests()
+    /// Attempts in flight and their deadlines: a retried request has one per attempt.
+    let attempts = InFlightRequests()
     /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI `ClientTransport`.
     public let transport: any ClientTransport
 
@@ -88,33 +90,57 @@ public final class Client: Sendable {
     /// - Returns: The endpoint's response: a decoded model, `Data`, or `Void`.
     /// - Throws: ``CourierError``; its ``CourierError/kind`` says what went wrong.
     public func send<E: Endpoint>(_ endpoint: E) async throws(CourierError) -> E.Response {
+        try await send(endpoint, progress: nil)
+    }
+
+    /// Sends the call, reporting upload and download progress as bytes move.
+    ///
+    /// ```swift
+    /// let avatar = try await social.send(SocialAPI.avatar(of: me)) { progress in
+    ///     bar.value = progress.fractionCompleted ?? 0
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - endpoint: The call to send.
+    ///   - progress: Called from a background task with each change; keep it quick.
+    /// - Returns: The endpoint's response.
+    /// - Throws: ``CourierError``.
+    public func send<E: Endpoint>(
+        _ endpoint: E,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(CourierError) -> E.Response {
         let request = endpoint.request
         let configuration = self.configuration
         let prepared = try RequestBuilder.prepare(request, configuration: configuration)
-        let work = Task {
-            try await self.exchange(
-                prepared,
+        return try await run(prepared) {
+            let (response, body) = try await self.exchange(prepared, configuration: configuration, progress: progress)
+            let data = try await Self.collect(body, upTo: configuration.maximumResponseBodySize)
+            return try ResponseReader.read(
+                response,
+                body: data,
                 decoding: request.decoding,
                 decoder: request.decoder ?? configuration.decoder,
-                configuration: configuration
+                errorFormat: configuration.errorFormat
             )
         }
-        let id = inFlight.insert(deadline: .now + prepared.timeout) { work.cancel() }
+    }
+
+    /// Runs one call's work in a task that ``cancelAll()`` can reach, mapping whatever it throws to
+    /// a ``CourierError`` that names the request.
+    func run<Value: Sendable>(
+        _ prepared: PreparedRequest,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws(CourierError) -> Value {
+        let work = Task(operation: operation)
+        let id = inFlight.insert(deadline: nil) { work.cancel() }
+        defer { inFlight.remove(id) }
         do {
-            let response = try await withTaskCancellationHandler {
+            return try await withTaskCancellationHandler {
                 try await work.value
             } onCancel: {
                 work.cancel()
             }
-            inFlight.remove(id)
-            return response
         } catch {
-            let timedOut = inFlight.remove(id)
-            if timedOut && !Task.isCancelled {
-                var timeout = CourierError(.timedOut, message: "No complete response within \(prepared.timeout).")
-                timeout.request = prepared.request
-                throw timeout
-            }
             throw CourierError(error).with(request: prepared.request)
         }
     }
@@ -148,5 +174,18 @@ public final class Client: Sendable {
     /// How many requests of this client are in flight.
     public var inFlightCount: Int {
         inFlight.count
+    }
+
+    /// The number of requests in flight, now and after every change: drive a spinner with it.
+    ///
+    /// ```swift
+    /// for await count in client.activity {
+    ///     spinner.isAnimating = count > 0
+    /// }
+    /// ```
+    /// Each access returns a new stream; it ends when its consuming task is cancelled. When counts
+    /// change faster than they are read, only the newest is kept.
+    public var activity: AsyncStream<Int> {
+        inFlight.counts()
     }
 }

@@ -34,6 +34,9 @@ public struct Configuration: Sendable {
     /// The largest response body read into memory, 16 MiB by default; a larger one fails with
     /// ``CourierError/Kind/responseTooLarge`` instead of exhausting memory.
     public var maximumResponseBodySize = 16 * 1024 * 1024
+    /// The steps every request passes through on its way to the transport, outermost first; none
+    /// by default. See ``Middleware`` for the order and the built-in steps.
+    public var middleware: [any Middleware] = []
 
     /// Creates a configuration with defaults.
     /// - Parameter baseURL: The backend's base URL.

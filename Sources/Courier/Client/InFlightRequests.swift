@@ -1,12 +1,12 @@
-/// The requests a client has in flight: how ``Client/cancelAll()`` reaches each of them, and how
-/// their timeouts fire.
+/// Work a client has in flight: how ``Client/cancelAll()`` reaches each request, how attempts'
+/// timeouts fire, and what ``Client/activity`` reports.
 ///
-/// One watchdog task per client (running only while requests are in flight) checks deadlines
-/// every 25 ms and cancels requests whose time is up, so a request costs a few lock operations
-/// instead of a timer task of its own.
+/// One watchdog task per registry (running only while work with a deadline is in flight) checks
+/// deadlines every 25 ms and cancels work whose time is up, so an attempt costs a few lock
+/// operations instead of a timer task of its own.
 final class InFlightRequests: Sendable {
     private struct Entry {
-        var deadline: ContinuousClock.Instant
+        var deadline: ContinuousClock.Instant?
         var cancel: @Sendable () -> Void
         var timedOut = false
     }
@@ -15,6 +15,12 @@ final class InFlightRequests: Sendable {
         var nextID: UInt64 = 0
         var entries: [UInt64: Entry] = [:]
         var watchdogRunning = false
+        var nextSubscriberID: UInt64 = 0
+        var subscribers: [UInt64: AsyncStream<Int>.Continuation] = [:]
+
+        func publishCount() {
+            for subscriber in subscribers.values { subscriber.yield(entries.count) }
+        }
     }
 
     /// How often deadlines are checked: the precision of timeouts.
@@ -22,13 +28,15 @@ final class InFlightRequests: Sendable {
 
     private let state = LockedState(State())
 
-    /// Registers a request that must finish by `deadline`; returns the id to remove it with.
-    func insert(deadline: ContinuousClock.Instant, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+    /// Registers work that must finish by `deadline` (if any); returns the id to remove it with.
+    func insert(deadline: ContinuousClock.Instant?, cancel: @escaping @Sendable () -> Void) -> UInt64 {
         let (id, startWatchdog) = state.withLock { state in
             state.nextID += 1
             state.entries[state.nextID] = Entry(deadline: deadline, cancel: cancel)
-            defer { state.watchdogRunning = true }
-            return (state.nextID, !state.watchdogRunning)
+            if !state.subscribers.isEmpty { state.publishCount() }
+            guard deadline != nil, !state.watchdogRunning else { return (state.nextID, false) }
+            state.watchdogRunning = true
+            return (state.nextID, true)
         }
         if startWatchdog {
             Task.detached { [weak self] in await self?.watchDeadlines() }
@@ -40,13 +48,20 @@ final class InFlightRequests: Sendable {
     /// - Returns: `true` when the request was cancelled because its deadline passed.
     @discardableResult
     func remove(_ id: UInt64) -> Bool {
-        state.withLock { $0.entries.removeValue(forKey: id)?.timedOut ?? false }
+        state.withLock { state in
+            let entry = state.entries.removeValue(forKey: id)
+            if entry != nil && !state.subscribers.isEmpty { state.publishCount() }
+            return entry?.timedOut ?? false
+        }
     }
 
     /// Cancels every registered request. The cancellers run outside the lock.
     func cancelAll() {
         let cancellers = state.withLock { state in
-            defer { state.entries.removeAll() }
+            defer {
+                state.entries.removeAll()
+                state.publishCount()
+            }
             return state.entries.values.map(\.cancel)
         }
         for cancel in cancellers { cancel() }
@@ -57,18 +72,39 @@ final class InFlightRequests: Sendable {
         state.withLock { $0.entries.count }
     }
 
-    /// Cancels overdue requests until none is left in flight.
+    /// The number of entries now and after every change, until the stream's consumer stops.
+    func counts() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state in
+            state.nextSubscriberID += 1
+            state.subscribers[state.nextSubscriberID] = continuation
+            continuation.yield(state.entries.count)
+            return state.nextSubscriberID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Cancels overdue work until none with a deadline is left.
     private func watchDeadlines() async {
         while true {
             let now = ContinuousClock.now
             let (overdue, keepRunning) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
                 var overdue: [@Sendable () -> Void] = []
-                for (id, entry) in state.entries where !entry.timedOut && entry.deadline <= now {
-                    state.entries[id]?.timedOut = true
-                    overdue.append(entry.cancel)
+                var waiting = false
+                for (id, entry) in state.entries {
+                    guard let deadline = entry.deadline, !entry.timedOut else { continue }
+                    if deadline <= now {
+                        state.entries[id]?.timedOut = true
+                        overdue.append(entry.cancel)
+                    } else {
+                        waiting = true
+                    }
                 }
-                if state.entries.isEmpty { state.watchdogRunning = false }
-                return (overdue, !state.entries.isEmpty)
+                if !waiting { state.watchdogRunning = false }
+                return (overdue, waiting)
             }
             for cancel in overdue { cancel() }
             guard keepRunning else { return }

@@ -17,6 +17,8 @@ public struct PreparedRequest: Sendable {
     public var timeout: Duration
     /// The operation name given to the transport and to logs.
     public var name: String
+    /// Whether the call carries credentials (``Request/withoutAuthentication()`` turns it off).
+    public var requiresAuthentication = true
     /// Scheme, host and port: the base URL the transport resolves `request.path` against.
     var origin: URL
 

@@ -59,6 +59,7 @@ enum RequestBuilder {
             body: bodyData,
             timeout: request.timeout ?? configuration.timeout,
             name: request.name ?? "\(request.method) \(request.path)",
+            requiresAuthentication: request.requiresAuthentication,
             origin: base.origin
         )
     }

@@ -36,6 +36,9 @@ public struct Request<Response: Sendable>: Sendable {
     /// A name for logs, metrics and the transport (the OpenAPI operation ID); `"GET movie/popular"`
     /// style when not set.
     public var name: String?
+    /// Whether the call carries credentials added by ``AuthenticationMiddleware``; `true` unless
+    /// turned off with ``withoutAuthentication()``.
+    public var requiresAuthentication = true
     /// Why this request may not be sent, when a local check failed.
     var validationFailure: String?
     let decoding: ResponseDecoding<Response>
@@ -76,6 +79,14 @@ public struct Request<Response: Sendable>: Sendable {
         return copy
     }
 
+    /// The same request without credentials: for login, sign-up and other calls made before there
+    /// is a token. ``AuthenticationMiddleware`` neither adds a token nor refreshes on 401.
+    public func withoutAuthentication() -> Request {
+        var copy = self
+        copy.requiresAuthentication = false
+        return copy
+    }
+
     /// The same request with one more header field (replacing any field of that name).
     /// - Parameters:
     ///   - name: The field name, e.g. `.accept`.
@@ -103,6 +114,7 @@ public struct Request<Response: Sendable>: Sendable {
         mapped.decoder = decoder
         mapped.encoder = encoder
         mapped.name = name
+        mapped.requiresAuthentication = requiresAuthentication
         mapped.validationFailure = validationFailure
         return mapped
     }

@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// One step between a ``Client`` and its transport: it sees every request on the way out and every
+/// response (or error) on the way back, and may change, delay, repeat or refuse them.
+///
+/// A client's middleware is the ordered list ``Configuration/middleware``. **The first in the list
+/// is the outermost**: it sees the request first and the response last; responses travel back in
+/// reverse order. Put policies that decide *whether* to send before those that decide *how*:
+///
+/// ```swift
+/// $0.middleware = [
+///     ReachabilityMiddleware(),            // fail fast when offline
+///     AuthenticationMiddleware(session),   // add the token, refresh once on 401
+///     RateLimitMiddleware(.perHost(5, per: .seconds(1))),
+///     RetryMiddleware(.exponential()),     // each attempt passes through the steps below
+///     LoggingMiddleware(logger: logger),   // one line per attempt
+/// ]
+/// ```
+///
+/// Response bodies reaching middleware are already read into memory (up to the size limit), so a
+/// middleware may read them without consuming them for the client; request bodies built by
+/// Courier can be sent more than once.
+///
+/// A middleware in a few lines:
+///
+/// ```swift
+/// struct RequestIDMiddleware: Middleware {
+///     func intercept(
+///         _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
+///     ) async throws -> (HTTPResponse, HTTPBody?) {
+///         var request = request
+///         request.headerFields[.xRequestID] = UUID().uuidString
+///         return try await next(request, body, context)
+///     }
+/// }
+/// ```
+public protocol Middleware: Sendable {
+    /// Handles one request: usually adjusts it, calls `next`, and inspects what comes back.
+    /// - Parameters:
+    ///   - request: The request as the previous step left it.
+    ///   - body: The request body, if any.
+    ///   - context: Facts about the call: its name, attempt number, whether it wants authentication.
+    ///   - next: The rest of the chain, ending at the transport. Call it zero, one or several times.
+    /// - Returns: The response and its body.
+    /// - Throws: Whatever `next` throws, or a ``CourierError`` of the middleware's own.
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?)
+}
+
+/// The rest of a middleware chain, as a middleware sees it.
+public typealias MiddlewareNext = @Sendable (HTTPRequest, HTTPBody?, MiddlewareContext) async throws -> (HTTPResponse, HTTPBody?)
+
+/// The fold of a list of middleware around a final step.
+enum MiddlewareChain {
+    /// Runs `middleware[index...]` and then `terminal`.
+    static func run(
+        _ middleware: [any Middleware],
+        from index: Int = 0,
+        request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        terminal: @escaping MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard index < middleware.count else { return try await terminal(request, body, context) }
+        return try await middleware[index].intercept(request, body: body, context: context) { request, body, context in
+            try await run(middleware, from: index + 1, request: request, body: body, context: context, terminal: terminal)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Facts about the call a request belongs to, for middleware to decide with.
+public struct MiddlewareContext: Sendable {
+    /// The endpoint's name for logs and metrics, e.g. `"GET movie/popular"`.
+    public var name: String
+    /// Scheme, host and port of the backend: what the transport resolves the request's path against.
+    public var origin: URL
+    /// Which attempt this is, starting at 1; ``RetryMiddleware`` counts up.
+    public var attempt = 1
+    /// Whether the endpoint wants credentials; `false` for calls such as login
+    /// (``Request/withoutAuthentication()``).
+    public var requiresAuthentication: Bool
+    /// How long one attempt may take, from sending the request to receiving the whole body.
+    public var timeout: Duration
+    /// Receives upload and download progress, when the caller asked for it.
+    var progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Creates a context; the client makes one per call, tests make their own.
+    /// - Parameters:
+    ///   - name: The endpoint's name.
+    ///   - origin: The backend's scheme, host and port.
+    ///   - requiresAuthentication: Whether the call carries credentials.
+    ///   - timeout: How long one attempt may take.
+    public init(name: String, origin: URL, requiresAuthentication: Bool = true, timeout: Duration = .seconds(60)) {
+        self.name = name
+        self.origin = origin
+        self.requiresAuthentication = requiresAuthentication
+        self.timeout = timeout
+    }
+}
