@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Paces requests with a ``TokenBucket`` per host: requests over the limit wait their turn (first
+/// come, first served) instead of failing, and the wait ends early with
+/// ``CourierError/Kind/cancelled`` when the request is cancelled.
+///
+/// The bucket follows the server: a 429 or 503 with `Retry-After` pauses it, and
+/// `RateLimit-Remaining`/`RateLimit-Reset` (or `X-RateLimit-Remaining`/`X-RateLimit-Reset`) cap it.
+///
+/// ```swift
+/// let api = Client(baseURL: "https://api.example.com") {
+///     $0.middleware = [RateLimitMiddleware(.perHost(5, per: .seconds(1)))]
+/// }
+/// ```
+public struct RateLimitMiddleware: Middleware {
+    /// The limit each host gets.
+    public let limit: RateLimit
+    private let clock: ElapsedClock
+    private let buckets = LockedState([String: TokenBucket]())
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - limit: The pace per host.
+    ///   - clock: What waits are measured with; tests pass a test clock.
+    public init(_ limit: RateLimit, clock: some Clock<Duration> = ContinuousClock()) {
+        self.limit = limit
+        self.clock = ElapsedClock(clock)
+    }
+
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let host = request.authority ?? ""
+        var wait = withBucket(for: host) { bucket, now in bucket.reserve(now: now) }
+        while wait > .zero {
+            try await clock.sleep(wait)
+            // A pause the server asked for while this request waited moves it behind the pause.
+            wait = withBucket(for: host) { bucket, now in bucket.isPaused(now: now) ? bucket.reserve(now: now) : .zero }
+        }
+        let (response, responseBody) = try await next(request, body, context)
+        observe(response, host: host)
+        return (response, responseBody)
+    }
+
+    private func observe(_ response: HTTPResponse, host: String) {
+        let fields = response.headerFields
+        let retryAfter = [.tooManyRequests, .serviceUnavailable].contains(response.status)
+            ? RetryAfter.delay(in: response, now: Date()) : nil
+        let remaining = (fields[.rateLimitRemaining] ?? fields[.xRateLimitRemaining]).flatMap { Int($0) }
+        guard retryAfter != nil || remaining != nil else { return }
+        let reset = (fields[.rateLimitReset] ?? fields[.xRateLimitReset]).flatMap { Self.resetDelay($0) }
+        withBucket(for: host) { bucket, now in
+            if let retryAfter { bucket.pause(for: retryAfter, now: now) }
+            if let remaining { bucket.adapt(remaining: remaining, reset: reset, now: now) }
+        }
+    }
+
+    /// `RateLimit-Reset` is seconds until the reset; a large value is a Unix time (the older
+    /// `X-RateLimit-Reset` convention).
+    static func resetDelay(_ value: String, now: Date = Date()) -> Duration? {
+        guard let number = Int64(value.trimmingCharacters(in: .whitespaces)), number >= 0 else { return nil }
+        if number > 1_000_000_000 {
+            return .milliseconds(max(0, Int64((Double(number) - now.timeIntervalSince1970) * 1000)))
+        }
+        return .seconds(number)
+    }
+
+    private func withBucket<T>(for host: String, _ body: (inout TokenBucket, Duration) -> T) -> T {
+        let now = clock.now()
+        return buckets.withLock { buckets in
+            var bucket = buckets[host] ?? TokenBucket(burst: limit.burst, interval: limit.interval, now: now)
+            defer { buckets[host] = bucket }
+            return body(&bucket, now)
+        }
+    }
+}
+
+// Constant, valid field names: the failable initialiser cannot fail here.
+extension HTTPField.Name {
+    /// `RateLimit-Remaining` (IETF draft): requests left in the server's window.
+    public static var rateLimitRemaining: Self { Self("RateLimit-Remaining")! }
+    /// `RateLimit-Reset` (IETF draft): seconds until the server's window resets.
+    public static var rateLimitReset: Self { Self("RateLimit-Reset")! }
+    /// `X-RateLimit-Remaining`: the older spelling of ``rateLimitRemaining``.
+    public static var xRateLimitRemaining: Self { Self("X-RateLimit-Remaining")! }
+    /// `X-RateLimit-Reset`: seconds, or a Unix time, when the server's window resets.
+    public static var xRateLimitReset: Self { Self("X-RateLimit-Reset")! }
+}
