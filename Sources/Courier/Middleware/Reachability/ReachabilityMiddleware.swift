@@ -1,0 +1,58 @@
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Fails requests at once with ``CourierError/Kind/notConnected`` while the device has no network,
+/// instead of letting each one wait for a connection timeout.
+///
+/// Requests to loopback hosts (`localhost`, `127.x.x.x`, `[::1]`) are always let through: they need
+/// no network.
+///
+/// ```swift
+/// $0.middleware = [ReachabilityMiddleware()]   // NWPathMonitor on Apple platforms, interfaces elsewhere
+/// ```
+public struct ReachabilityMiddleware: Middleware {
+    /// Where the answer comes from.
+    public let monitor: any ConnectivityMonitor
+    /// Whether loopback hosts skip the check.
+    public let exemptsLoopback: Bool
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - monitor: The connectivity source; the platform's own by default.
+    ///   - exemptsLoopback: Whether loopback hosts skip the check; `true` by default.
+    public init(monitor: (any ConnectivityMonitor)? = nil, exemptsLoopback: Bool = true) {
+        self.monitor = monitor ?? Self.platformMonitor()
+        self.exemptsLoopback = exemptsLoopback
+    }
+
+    private static func platformMonitor() -> any ConnectivityMonitor {
+        #if canImport(Network)
+        PathConnectivityMonitor()
+        #else
+        InterfaceConnectivityMonitor()
+        #endif
+    }
+
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        if !(exemptsLoopback && Self.isLoopback(request.authority)), await !monitor.isConnected() {
+            throw CourierError(.notConnected, message: "The device is offline; the request was not sent.")
+        }
+        return try await next(request, body, context)
+    }
+
+    /// Whether an authority (`host[:port]`) names this machine.
+    static func isLoopback(_ authority: String?) -> Bool {
+        guard var host = authority?.lowercased() else { return false }
+        if host.hasPrefix("[") {
+            host = String(host.dropFirst().prefix { $0 != "]" })
+        } else if let colon = host.lastIndex(of: ":") {
+            host = String(host[..<colon])
+        }
+        return host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1"
+    }
+}

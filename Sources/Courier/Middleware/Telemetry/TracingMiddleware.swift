@@ -1,0 +1,72 @@
+import HTTPTypes
+import Instrumentation
+import OpenAPIRuntime
+import Tracing
+
+/// Wraps every exchange in a client span of swift-distributed-tracing and injects the span's
+/// context into the request (`traceparent`/`tracestate` with a W3C propagator such as swift-otel's),
+/// so the backend's spans join the app's trace.
+///
+/// The span is named after the endpoint and carries the OpenTelemetry HTTP attributes
+/// (`http.request.method`, `server.address`, `url.path`, `http.response.status_code`); a 5xx or a
+/// failure marks it as an error.
+///
+/// ```swift
+/// InstrumentationSystem.bootstrap(otelTracer)   // once, in the app
+/// $0.middleware = [TracingMiddleware()]
+/// ```
+public struct TracingMiddleware: Middleware {
+    private let tracer: (any Tracer)?
+
+    /// Creates the middleware using the tracer bootstrapped in `InstrumentationSystem`.
+    public init() {
+        self.tracer = nil
+    }
+
+    /// Creates the middleware using a tracer of its own.
+    /// - Parameter tracer: The tracer.
+    public init(tracer: any Tracer) {
+        self.tracer = tracer
+    }
+
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let tracer: any Tracer = self.tracer ?? InstrumentationSystem.tracer
+        return try await Self.trace(tracer, request, body: body, context: context, next: next)
+    }
+
+    private static func trace<T: Tracer>(
+        _ tracer: T,
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await tracer.withSpan(context.name, ofKind: .client) { span in
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["server.address"] = request.authority
+            span.attributes["url.path"] = request.path.map { String($0.prefix { $0 != "?" }) }
+            span.attributes["courier.attempt"] = context.attempt
+            var traced = request
+            tracer.inject(span.context, into: &traced.headerFields, using: HTTPFieldsInjector())
+            let (response, responseBody) = try await next(traced, body, context)
+            span.attributes["http.response.status_code"] = response.status.code
+            if response.status.kind == .serverError {
+                span.setStatus(SpanStatus(code: .error, message: "\(response.status.code)"))
+            }
+            return (response, responseBody)
+        }
+    }
+}
+
+/// Writes trace context into header fields.
+struct HTTPFieldsInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout HTTPFields) {
+        guard let name = HTTPField.Name(key) else { return }
+        carrier[name] = value
+    }
+}
