@@ -15,13 +15,13 @@ struct AppFlow {
 
     /// Runs every step; returns the steps that did not behave as expected.
     func run() async -> [String] {
-        let social = Client.social(environment: environment, transport: transport)
-        let movies = Client.movies(environment: environment, apiKey: movieAPIKey, transport: transport)
         let authClient = Client.auth(environment: environment, apiVersion: "1", deviceType: "linux", transport: transport)
+        let auth = AuthService(client: authClient)
+        let social = Client.social(environment: environment, session: auth.session, transport: transport)
+        let movies = Client.movies(environment: environment, apiKey: movieAPIKey, transport: transport)
         let analytics = AnalyticsService(
             client: .analytics(environment: analyticsEnvironment, appID: "com.example.courier-demo", transport: transport)
         )
-        let auth = AuthService(client: authClient, authorizing: [social])
         let friends = FriendsService(client: social)
         let movieService = MovieService(client: movies)
 

@@ -5,7 +5,8 @@ import NIOCore
 
 /// The example backends of Courier's documentation as a real HTTP server: social (`/api/v1`),
 /// movies shaped like TheMovieDB (`/3`), auth (`/authenticate`, `/token`), analytics (`/v1/events`),
-/// plus `/echo` for inspecting requests, and fault injection on every route.
+/// plus `/echo` for inspecting requests, `/flaky` and `/limited` for retry and rate-limit scenarios,
+/// and fault injection on every route.
 ///
 /// Start it in-process for integration tests; it binds 127.0.0.1 (port 0 picks a free port) and
 /// serves analytics on a second port as well:
@@ -51,6 +52,7 @@ public final class ReferenceServer: Sendable {
     /// The movie backend's valid `api_key`.
     public let movieAPIKey: String
     private let store: ReferenceStore
+    private let ledger: ReliabilityLedger
     private let tasks: [Task<Void, any Error>]
 
     private init(
@@ -59,8 +61,10 @@ public final class ReferenceServer: Sendable {
         analyticsPort: Int,
         movieAPIKey: String,
         store: ReferenceStore,
+        ledger: ReliabilityLedger,
         tasks: [Task<Void, any Error>]
     ) {
+        self.ledger = ledger
         self.host = host
         self.port = port
         self.analyticsPort = analyticsPort
@@ -79,6 +83,16 @@ public final class ReferenceServer: Sendable {
         get async { await store.refreshCount }
     }
 
+    /// How many requests `/flaky/{key}` has received for `key`.
+    public func hits(forKey key: String) async -> Int {
+        await ledger.hits(for: key)
+    }
+
+    /// How many requests `/limited` has refused with 429.
+    public var rateLimitRejections: Int {
+        get async { await ledger.rateLimitRejections }
+    }
+
     /// How many analytics events have been accepted.
     public var analyticsEventCount: Int {
         get async { await store.analyticsEventCount }
@@ -92,6 +106,7 @@ public final class ReferenceServer: Sendable {
         var logger = Logger(label: "courier.reference-server")
         logger.logLevel = options.logLevel
         let store = ReferenceStore(tokenLifetime: options.tokenLifetime)
+        let ledger = ReliabilityLedger()
 
         let main = Router(context: BasicRequestContext.self)
         main.add(middleware: FaultInjectionMiddleware())
@@ -101,6 +116,7 @@ public final class ReferenceServer: Sendable {
         AnalyticsRoutes.register(on: main, store: store)
         EchoRoutes.register(on: main)
         BenchRoutes.register(on: main)
+        ReliabilityRoutes.register(on: main, ledger: ledger)
 
         let analytics = Router(context: BasicRequestContext.self)
         analytics.add(middleware: FaultInjectionMiddleware())
@@ -121,6 +137,7 @@ public final class ReferenceServer: Sendable {
                 analyticsPort: analyticsPort,
                 movieAPIKey: options.movieAPIKey,
                 store: store,
+                ledger: ledger,
                 tasks: [mainTask, analyticsTask]
             )
         } catch {

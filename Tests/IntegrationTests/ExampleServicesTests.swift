@@ -48,7 +48,7 @@ struct ExampleServicesTests {
         }
     }
 
-    @Test("an expired token is unauthorized with the server's message", arguments: TransportKind.allCases)
+    @Test("an expired token is renewed through the refresh endpoint without the caller noticing", arguments: TransportKind.allCases)
     func expiredToken(transport: TransportKind) async throws {
         var options = ReferenceServer.Options()
         options.tokenLifetime = .milliseconds(200)
@@ -56,9 +56,22 @@ struct ExampleServicesTests {
             let auth = AuthService(client: backends.auth())
             try await auth.authenticate(email: demo.email, password: demo.password)
             try await Task.sleep(for: .milliseconds(400))
+            let status = try await auth.checkToken()
+            #expect(status.valid)
+            let refreshes = await backends.server.refreshCount
+            #expect(refreshes == 1)
+        }
+    }
+
+    @Test("a session the server no longer knows is unauthorized with the server's message", arguments: TransportKind.allCases)
+    func revokedSession(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let auth = AuthService(client: backends.auth())
+            try auth.session.signIn(AuthTokens(accessToken: "revoked", refreshToken: "revoked-too"))
             let error = await #expect(throws: CourierError.self) { try await auth.checkToken() }
             #expect(error?.kind == .unauthorized)
-            #expect(error?.message == "Token expired")
+            #expect(error?.message == "Invalid token")
+            #expect(auth.session.refreshCount == 1)
         }
     }
 

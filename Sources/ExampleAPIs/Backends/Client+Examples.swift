@@ -6,19 +6,22 @@ import OpenAPIRuntime
 /// One configured client per example backend: each backend's error format, JSON conventions and
 /// common parameters are stated here, once.
 extension Client {
-    /// The social backend's client: `{"message"}` errors, snake_case keys; the access token is added by
-    /// ``AuthService`` after login.
+    /// The social backend's client: `{"message"}` errors, snake_case keys; the access token of
+    /// `session` as `Authorization: JWT <token>`, renewed once when it expires.
     /// - Parameters:
     ///   - environment: Where the backends are.
+    ///   - session: The signed-in user's tokens (``AuthService/session``).
     ///   - transport: How requests travel.
     public static func social(
         environment: ServerEnvironment,
+        session: AuthenticationSession? = nil,
         transport: any ClientTransport = .urlSession()
     ) -> Client {
         Client(backend: .social, environment: environment, transport: transport) {
             $0.errorFormat = .message
             $0.decoder.keyDecodingStrategy = .convertFromSnakeCase
             $0.timeout = .seconds(20)
+            if let session { $0.middleware = [AuthenticationMiddleware(session, scheme: .jwt)] }
         }
     }
 

@@ -16,6 +16,7 @@ public enum AuthAPI {
     public static func authenticate(email: String, password: String) -> Request<AuthSession> {
         Request(.post, "authenticate", body: .json(Credentials(email: email, password: password)))
             .requiring(!email.isEmpty && !password.isEmpty, "Email and Password Required")
+            .withoutAuthentication()
     }
 
     /// `GET token`: checks the access token the client sends.
@@ -26,6 +27,7 @@ public enum AuthAPI {
     /// `POST token/refresh {refresh_token}`: a new session for a refresh token.
     public static func refresh(refreshToken: String) -> Request<AuthSession> {
         Request(.post, "token/refresh", body: .json(RefreshRequest(refresh_token: refreshToken)))
+            .withoutAuthentication()
     }
 
     /// `POST logout`: revokes the access token the client sends.

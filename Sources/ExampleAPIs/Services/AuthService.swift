@@ -1,39 +1,48 @@
 import Courier
+import Foundation
 import HTTPTypes
 
-/// Log in, check the token, log out. After login the access token becomes a common parameter
-/// (`Authorization: JWT <token>`) of the auth client and of every client given in `authorizing`,
-/// so no call ever adds it by hand.
+/// Log in, check the token, log out. The tokens live in an ``AuthenticationSession`` that every
+/// client of the same identity shares through its ``AuthenticationMiddleware``: the access token is
+/// added to each request, and renewed once (single flight) when the server says it expired.
 ///
 /// ```swift
-/// let auth = AuthService(client: .auth(environment: env), authorizing: [social])
+/// let auth = AuthService(client: .auth(environment: env))
+/// let social = Client.social(environment: env, session: auth.session)
 /// try await auth.authenticate(email: "", password: "x")   // throws .invalidRequest: "Email and Password Required"
 /// let session = try await auth.authenticate(email: email, password: password)
 /// ```
 public struct AuthService: Sendable {
     /// The auth backend's client.
     public let client: Client
-    /// The other clients whose requests carry the access token.
-    public let authorizedClients: [Client]
+    /// The signed-in user's tokens, renewed through `POST token/refresh`.
+    public let session: AuthenticationSession
 
-    /// Creates the service.
+    /// Creates the service and adds the session's middleware to `client`.
     /// - Parameters:
     ///   - client: The auth backend's client.
-    ///   - authorizing: Clients that should send the access token once logged in.
-    public init(client: Client, authorizing: [Client] = []) {
+    ///   - store: Where tokens are kept; in memory by default.
+    public init(client: Client, store: any TokenStore = InMemoryTokenStore()) {
         self.client = client
-        self.authorizedClients = authorizing
+        self.session = AuthenticationSession(store: store) { [client] expired in
+            try await client.send(AuthAPI.refresh(refreshToken: expired.refreshToken ?? "")).tokens
+        }
+        client.configuration.middleware.insert(AuthenticationMiddleware(session, scheme: .jwt), at: 0)
     }
 
     /// Logs in. Both fields are checked locally first: an empty one fails with
     /// ``CourierError/Kind/invalidRequest`` ("Email and Password Required") and sends nothing.
-    /// - Returns: The session; its token is now sent by every authorized client.
+    /// - Returns: The session; its token is now sent by every client sharing ``session``.
     /// - Throws: ``CourierError``; `.unauthorized` with the server's message for wrong credentials.
     @discardableResult
     public func authenticate(email: String, password: String) async throws(CourierError) -> AuthSession {
-        let session = try await client.send(AuthAPI.authenticate(email: email, password: password))
-        setAuthorization("JWT \(session.token)")
-        return session
+        let login = try await client.send(AuthAPI.authenticate(email: email, password: password))
+        do {
+            try session.signIn(login.tokens)
+        } catch {
+            throw CourierError(.invalidRequest, message: "The tokens could not be stored: \(error.localizedDescription)")
+        }
+        return login
     }
 
     /// Logs in, reporting on the main actor.
@@ -48,20 +57,21 @@ public struct AuthService: Sendable {
     }
 
     /// Checks the current access token with the server.
-    /// - Throws: ``CourierError``; `.unauthorized` when it expired or was never valid.
+    /// - Throws: ``CourierError``; `.unauthorized` when it expired and could not be renewed.
     public func checkToken() async throws(CourierError) -> TokenStatus {
         try await client.send(AuthAPI.checkToken)
     }
 
-    /// Revokes the access token and stops sending it.
+    /// Revokes the access token and forgets the tokens.
     public func logout() async throws(CourierError) {
-        defer { setAuthorization(nil) }
+        defer { try? session.signOut() }
         try await client.send(AuthAPI.logout)
     }
+}
 
-    private func setAuthorization(_ value: String?) {
-        for client in [client] + authorizedClients {
-            client.configuration.commonParameters.headerFields[.authorization] = value
-        }
+extension AuthSession {
+    /// The session's tokens for an ``AuthenticationSession``.
+    public var tokens: AuthTokens {
+        AuthTokens(accessToken: token, refreshToken: refreshToken, expiresAt: Date().addingTimeInterval(TimeInterval(expiresIn)))
     }
 }

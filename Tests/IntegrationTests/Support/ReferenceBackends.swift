@@ -41,10 +41,9 @@ struct ReferenceBackends: Sendable {
 
     /// A social client whose requests carry the demo user's token.
     func loggedInSocial() async throws -> Client {
-        let social = social()
-        let auth = AuthService(client: auth(), authorizing: [social])
+        let auth = AuthService(client: auth())
         try await auth.authenticate(email: ReferenceServer.demoCredentials.email, password: ReferenceServer.demoCredentials.password)
-        return social
+        return Client.social(environment: environment, session: auth.session, transport: transport)
     }
 }
 
