@@ -50,14 +50,15 @@ public struct RetryMiddleware: Middleware {
             } catch {
                 result = .failure(error)
             }
-            guard replayable, !Task.isCancelled else { return try result.get() }
+            guard replayable else { return try result.get() }
             let outcome: RetryPolicy.Outcome
             switch result {
             case .success(let (response, _)): outcome = .response(response)
             case .failure(let error): outcome = .failure(CourierError(error).kind)
             }
             let decision = policy.decision(after: outcome, of: request, attempt: context.attempt, random: random())
-            guard case .retry(let delay) = decision, spendBudget() else {
+            guard case .retry(let delay) = decision, !Task.isCancelled, spendBudget() else {
+                if case .retry = decision, Task.isCancelled { throw CourierError(.cancelled) }
                 earnBudget(for: outcome)
                 return try result.get()
             }
