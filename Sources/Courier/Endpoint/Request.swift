@@ -87,6 +87,14 @@ public struct Request<Response: Sendable>: Sendable {
         return copy
     }
 
+    /// The same request with a name for logs, metrics, traces and the transport.
+    /// - Parameter name: E.g. `"listFriends"`.
+    public func named(_ name: String) -> Request {
+        var copy = self
+        copy.name = name
+        return copy
+    }
+
     /// The same request with one more header field (replacing any field of that name).
     /// - Parameters:
     ///   - name: The field name, e.g. `.accept`.

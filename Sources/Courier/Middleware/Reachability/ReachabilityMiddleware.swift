@@ -53,6 +53,8 @@ public struct ReachabilityMiddleware: Middleware {
         } else if let colon = host.lastIndex(of: ":") {
             host = String(host[..<colon])
         }
-        return host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1"
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        let isLoopbackIPv4 = octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        return host == "localhost" || host.hasSuffix(".localhost") || isLoopbackIPv4 || host == "::1"
     }
 }
