@@ -1,0 +1,183 @@
+import Courier
+import ExampleAPIs
+import Foundation
+import Logging
+import ReferenceServer
+import Testing
+
+/// Collects log lines in memory.
+struct LogCollector: LogHandler {
+    let lines: LockedLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .debug
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) { lines.append("\(event.level): \(event.message)") }
+}
+
+final class LockedLines: @unchecked Sendable {  // @unchecked: every access holds `lock`.
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
+    var all: [String] { lock.withLock { stored } }
+}
+
+struct Attempts: Decodable, Sendable {
+    var key: String
+    var attempts: Int
+}
+
+@Suite("Middleware against the reference server: refresh, retry, rate limits and logs")
+struct MiddlewareScenarioTests {
+    let demo = ReferenceServer.demoCredentials
+
+    /// A client for the server's root, with the given middleware.
+    func root(_ backends: ReferenceBackends, _ middleware: [any Middleware]) -> Client {
+        Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) {
+            $0.errorFormat = .message
+            $0.middleware = middleware
+        }
+    }
+
+    @Test("50 concurrent requests with an expired token cause exactly one refresh, and all 50 succeed", arguments: TransportKind.allCases)
+    func singleRefresh(transport: TransportKind) async throws {
+        var options = ReferenceServer.Options()
+        options.tokenLifetime = .milliseconds(300)
+        try await withBackends(transport, options: options) { backends in
+            let auth = AuthService(client: backends.auth())
+            let login = try await auth.authenticate(email: demo.email, password: demo.password)
+            // Without an expiry date the client cannot renew early: the server's 401 must trigger it.
+            try auth.session.signIn(AuthTokens(accessToken: login.token, refreshToken: login.refreshToken))
+            let friends = FriendsService(client: .social(environment: backends.environment, session: auth.session, transport: backends.transport))
+            try await Task.sleep(for: .milliseconds(500))
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<50 { group.addTask { try await friends.load(for: User(id: 1)).count } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts == Array(repeating: 8, count: 50))
+            let refreshes = await backends.server.refreshCount
+            #expect(refreshes == 1)
+            #expect(auth.session.refreshCount == 1)
+        }
+    }
+
+    @Test("when the refresh is refused, all 50 fail as unauthorized and the app hears the session expired", arguments: TransportKind.allCases)
+    func failedRefresh(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let auth = AuthService(client: backends.auth())
+            let login = try await auth.authenticate(email: demo.email, password: demo.password)
+            try await auth.logout()  // the server forgets both tokens
+            try auth.session.signIn(AuthTokens(accessToken: login.token, refreshToken: login.refreshToken))
+            var events = auth.session.events.makeAsyncIterator()
+            let friends = FriendsService(client: .social(environment: backends.environment, session: auth.session, transport: backends.transport))
+            let results = await withTaskGroup(of: Result<[User], CourierError>.self) { group in
+                for _ in 0..<50 { group.addTask { await capture { try await friends.load(for: User(id: 1)) } } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let kinds = results.map { result -> CourierError.Kind? in
+                if case .failure(let error) = result { error.kind } else { nil }
+            }
+            #expect(kinds == Array(repeating: .unauthorized, count: 50))
+            #expect(auth.session.refreshCount == 1)
+            #expect(await events.next() == .expired)
+        }
+    }
+
+    @Test("a POST answered 503 is not retried; a GET is retried and succeeds on the third attempt", arguments: TransportKind.allCases)
+    func retries(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = root(backends, [RetryMiddleware(.exponential(maxAttempts: 3, backoff: Backoff(base: .milliseconds(20))))])
+            let post = await capture { try await client.send(Request<Attempts>(.post, "flaky/post", query: ["failures": 2])) }
+            #expect(post.failure?.kind == .serverError)
+            let postHits = await backends.server.hits(forKey: "post")
+            #expect(postHits == 1)
+
+            let get = try await client.send(Request<Attempts>(.get, "flaky/get", query: ["failures": 2]))
+            #expect(get.attempts == 3)
+
+            let keyed = try await client.send(
+                Request<Attempts>(.post, "flaky/keyed", query: ["failures": 1]).header(.idempotencyKey, "order-1")
+            )
+            #expect(keyed.attempts == 2)
+        }
+    }
+
+    @Test("429 with Retry-After: 1 waits a second, then succeeds", arguments: TransportKind.allCases)
+    func retryAfter(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = root(backends, [RetryMiddleware(.exponential(backoff: Backoff(base: .milliseconds(1))))])
+            let (result, elapsed) = try await measure {
+                try await client.send(Request<Attempts>(.get, "flaky/busy", query: ["failures": 1, "status": 429, "retry_after": 1]))
+            }
+            #expect(result.attempts == 2)
+            #expect(elapsed >= .seconds(1) && elapsed < .seconds(3))
+        }
+    }
+
+    @Test("a burst paced by the rate limiter gets no 429, where the same burst unpaced does", arguments: TransportKind.allCases)
+    func rateLimit(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let paced = root(backends, [RateLimitMiddleware(.perHost(10, per: .seconds(1)))])
+            let (results, elapsed) = await measure {
+                await withTaskGroup(of: Result<JSONValue, CourierError>.self) { group in
+                    for _ in 0..<15 {
+                        group.addTask { await capture { try await paced.send(Request<JSONValue>(.get, "limited", query: ["per_second": 10])) } }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            #expect(results.allSatisfy { (try? $0.get()) != nil })
+            let pacedRejections = await backends.server.rateLimitRejections
+            #expect(pacedRejections == 0)
+            #expect(elapsed >= .milliseconds(400), "five requests waited 100 ms each in turn")
+
+            try await Task.sleep(for: .seconds(1))  // let the server's bucket fill again
+            let unpaced = root(backends, [])
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<15 {
+                    group.addTask { _ = await capture { try await unpaced.send(Request<JSONValue>(.get, "limited", query: ["per_second": 10])) } }
+                }
+            }
+            let unpacedRejections = await backends.server.rateLimitRejections
+            #expect(unpacedRejections > 0)
+        }
+    }
+
+    @Test("logs of login, refresh and authorized calls contain no token, password or cookie", arguments: TransportKind.allCases)
+    func logsRedacted(transport: TransportKind) async throws {
+        var options = ReferenceServer.Options()
+        options.tokenLifetime = .milliseconds(300)
+        try await withBackends(transport, options: options) { backends in
+            let lines = LockedLines()
+            var logger = Logger(label: "courier.tests") { _ in LogCollector(lines: lines) }
+            logger.logLevel = .trace
+            let authClient = backends.auth()
+            authClient.configuration.middleware.append(LoggingMiddleware(logger: logger))
+            let auth = AuthService(client: authClient)
+            let login = try await auth.authenticate(email: demo.email, password: demo.password)
+            let social = Client.social(environment: backends.environment, session: auth.session, transport: backends.transport)
+            social.configuration.middleware.append(LoggingMiddleware(logger: logger))
+            social.configuration.commonParameters.headerFields[.cookie] = "sid=cookie-value-1234"
+            try await Task.sleep(for: .milliseconds(500))
+            _ = try await FriendsService(client: social).load(for: User(id: 1))
+            let renewed = try #require(auth.session.tokens)
+            #expect(renewed.accessToken != login.token, "the token was refreshed while logged")
+
+            let log = lines.all.joined(separator: "\n")
+            #expect(lines.all.count >= 6)
+            #expect(log.contains("POST http://127.0.0.1:\(backends.server.port)/authenticate → 200"))
+            #expect(log.contains("curl -X POST"))
+            for secret in [demo.password, login.token, login.refreshToken, renewed.accessToken, renewed.refreshToken ?? "-", "cookie-value-1234"] {
+                #expect(!log.contains(secret))
+            }
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
