@@ -6,6 +6,8 @@ import Foundation
 /// auth and analytics backends would see.
 struct AppFlow {
     var environment: ServerEnvironment
+    /// The server's root, for the reliability routes (`/flaky`, `/limited`).
+    var rootURL: BaseURL
     var analyticsEnvironment: ServerEnvironment
     var movieAPIKey: String
     var credentials: (email: String, password: String)
@@ -16,6 +18,7 @@ struct AppFlow {
     /// Runs every step; returns the steps that did not behave as expected.
     func run() async -> [String] {
         let authClient = Client.auth(environment: environment, apiVersion: "1", deviceType: "linux", transport: transport)
+        authClient.configuration.middleware.append(LoggingMiddleware(logger: transcript.logger))
         let auth = AuthService(client: authClient)
         let social = Client.social(environment: environment, session: auth.session, transport: transport)
         let movies = Client.movies(environment: environment, apiKey: movieAPIKey, transport: transport)
@@ -26,7 +29,11 @@ struct AppFlow {
         let movieService = MovieService(client: movies)
 
         await logIn(auth)
+        transcript.logLines = []
         guard let me = await checkToken(auth) else { return transcript.failures }
+        await refreshOnce(auth, me: me)
+        await throttledBurst()
+        await retriedRoute()
         await showFriends(friends, of: me)
         await showMovies(movieService)
         await cancelSlowRequest(social, me: me)

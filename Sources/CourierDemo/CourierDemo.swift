@@ -50,6 +50,7 @@ struct Demo: AsyncParsableCommand {
         let server = try await ReferenceServer.start()
         let flow = AppFlow(
             environment: .custom(BaseURL(server.baseURL)),
+            rootURL: BaseURL(server.baseURL),
             analyticsEnvironment: .custom(BaseURL(server.analyticsBaseURL)),
             movieAPIKey: server.movieAPIKey,
             credentials: ReferenceServer.demoCredentials,
@@ -113,6 +114,7 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         let flow = AppFlow(
             environment: .custom(BaseURL(baseURL)),
+            rootURL: BaseURL(baseURL),
             analyticsEnvironment: .custom(BaseURL(analyticsURL ?? baseURL)),
             movieAPIKey: apiKey,
             credentials: (email, password),
