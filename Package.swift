@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReadmeTests",
-            dependencies: ["Courier", "ReferenceServer"],
+            dependencies: ["Courier", "ReferenceServer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

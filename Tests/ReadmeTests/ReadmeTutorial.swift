@@ -2,6 +2,7 @@
 // here, and runs it against the reference server.
 import Courier
 import Foundation
+import Logging
 
 struct Movie: Decodable, Sendable {
     let id: Int
@@ -97,4 +98,33 @@ func cancelling(_ movies: MovieService) async {
 func oneOffCall(_ client: Client) async throws(CourierError) -> JSONValue {
     let request = Request<JSONValue>(.get, "movie/now_playing", query: ["page": 1, "region": "GB"])
     return try await client.send(request)   // untyped JSON; no model needed
+}
+
+func makeSocialClient(session: AuthenticationSession, logger: Logger) -> Client {
+    Client(baseURL: "https://social.example.com/api/v1") {
+        $0.middleware = [
+            ReachabilityMiddleware(),                                   // offline: fail at once
+            AuthenticationMiddleware(session, scheme: .jwt),            // token added; one refresh on 401
+            RateLimitMiddleware(.perHost(5, per: .seconds(1))),         // excess requests wait their turn
+            RetryMiddleware(.exponential(maxAttempts: 3)),              // idempotent requests only
+            LoggingMiddleware(logger: logger),                          // one line per attempt, secrets redacted
+            MetricsMiddleware(),
+            TracingMiddleware(),                                        // span + traceparent
+        ]
+    }
+}
+
+func makeSession(auth: Client, tokensFile: URL) -> AuthenticationSession {
+    AuthenticationSession(store: FileTokenStore(url: tokensFile)) { expired in
+        let renewed = try await auth.send(
+            Request<RenewedTokens>(.post, "token/refresh", body: .json(["refresh_token": expired.refreshToken ?? ""]))
+                .withoutAuthentication()
+        )
+        return AuthTokens(accessToken: renewed.token, refreshToken: renewed.refreshToken)
+    }
+}
+
+struct RenewedTokens: Decodable, Sendable {
+    let token: String
+    let refreshToken: String
 }
