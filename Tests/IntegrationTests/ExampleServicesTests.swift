@@ -51,11 +51,11 @@ struct ExampleServicesTests {
     @Test("an expired token is renewed through the refresh endpoint without the caller noticing", arguments: TransportKind.allCases)
     func expiredToken(transport: TransportKind) async throws {
         var options = ReferenceServer.Options()
-        options.tokenLifetime = .milliseconds(200)
+        options.tokenLifetime = .milliseconds(1500)
         try await withBackends(transport, options: options) { backends in
             let auth = AuthService(client: backends.auth())
             try await auth.authenticate(email: demo.email, password: demo.password)
-            try await Task.sleep(for: .milliseconds(400))
+            try await Task.sleep(for: .milliseconds(1700))
             let status = try await auth.checkToken()
             #expect(status.valid)
             let refreshes = await backends.server.refreshCount

@@ -44,14 +44,14 @@ struct MiddlewareScenarioTests {
     @Test("50 concurrent requests with an expired token cause exactly one refresh, and all 50 succeed", arguments: TransportKind.allCases)
     func singleRefresh(transport: TransportKind) async throws {
         var options = ReferenceServer.Options()
-        options.tokenLifetime = .milliseconds(300)
+        options.tokenLifetime = .milliseconds(1500)
         try await withBackends(transport, options: options) { backends in
             let auth = AuthService(client: backends.auth())
             let login = try await auth.authenticate(email: demo.email, password: demo.password)
             // Without an expiry date the client cannot renew early: the server's 401 must trigger it.
             try auth.session.signIn(AuthTokens(accessToken: login.token, refreshToken: login.refreshToken))
             let friends = FriendsService(client: .social(environment: backends.environment, session: auth.session, transport: backends.transport))
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(1700))
             let counts = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<50 { group.addTask { try await friends.load(for: User(id: 1)).count } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -150,7 +150,7 @@ struct MiddlewareScenarioTests {
     @Test("logs of login, refresh and authorized calls contain no token, password or cookie", arguments: TransportKind.allCases)
     func logsRedacted(transport: TransportKind) async throws {
         var options = ReferenceServer.Options()
-        options.tokenLifetime = .milliseconds(300)
+        options.tokenLifetime = .milliseconds(1500)
         try await withBackends(transport, options: options) { backends in
             let lines = LockedLines()
             var logger = Logger(label: "courier.tests") { _ in LogCollector(lines: lines) }
@@ -162,7 +162,7 @@ struct MiddlewareScenarioTests {
             let social = Client.social(environment: backends.environment, session: auth.session, transport: backends.transport)
             social.configuration.middleware.append(LoggingMiddleware(logger: logger))
             social.configuration.commonParameters.headerFields[.cookie] = "sid=cookie-value-1234"
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(1700))
             _ = try await FriendsService(client: social).load(for: User(id: 1))
             let renewed = try #require(auth.session.tokens)
             #expect(renewed.accessToken != login.token, "the token was refreshed while logged")

@@ -48,8 +48,9 @@ public final class AuthenticationSession: Sendable {
     private let state: LockedState<State>
     private let store: any TokenStore
     private let refresher: @Sendable (AuthTokens) async throws -> AuthTokens
-    /// Tokens expiring sooner than this are renewed before they are sent.
-    let expiryLeeway: Duration = .seconds(5)
+    /// Tokens expiring sooner than this are renewed before they are sent: enough for a request to
+    /// arrive, short enough not to renew short-lived tokens on every request.
+    let expiryLeeway: Duration = .seconds(1)
 
     /// Creates a session, loading any tokens the store holds (a store that cannot be read counts as
     /// signed out).
@@ -168,12 +169,5 @@ public final class AuthenticationSession: Sendable {
             state.refresh = nil
             state.publish(event)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -49,7 +49,7 @@ public struct LoggingMiddleware: Middleware {
         let started = ContinuousClock.now
         do {
             let (response, responseBody) = try await next(request, body, context)
-            let milliseconds = Self.milliseconds(since: started)
+            let milliseconds = (ContinuousClock.now - started).wholeMilliseconds
             let bytes = responseBody.flatMap { if case .known(let length) = $0.length { length } else { nil } }
             let lineLevel = response.status.kind == .serverError ? max(level, .warning) : level
             logger.log(
@@ -70,16 +70,11 @@ public struct LoggingMiddleware: Middleware {
             let failure = CourierError(error)
             logger.log(
                 level: max(level, .warning),
-                "\(request.method) \(url) failed in \(Self.milliseconds(since: started)) ms, attempt \(context.attempt): \(failure.kind) — \(failure.localizedDescription)",
+                "\(request.method) \(url) failed in \((ContinuousClock.now - started).wholeMilliseconds) ms, attempt \(context.attempt): \(failure.kind) — \(failure.localizedDescription)",
                 metadata: ["courier.endpoint": "\(context.name)", "courier.error": "\(failure.kind)"]
             )
             throw error
         }
-    }
-
-    private static func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
-        let elapsed = ContinuousClock.now - start
-        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// The body's bytes, when it can be read twice (Courier's own bodies can); `nil` otherwise.

@@ -51,8 +51,7 @@ public struct MetricsMiddleware: Middleware {
     private func record(endpoint: String, status: String, kind: String? = nil, since started: ContinuousClock.Instant) {
         var dimensions = [("endpoint", endpoint), ("status", status)]
         if let kind { dimensions.append(("kind", kind)) }
-        let elapsed = ContinuousClock.now - started
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        let nanoseconds = (ContinuousClock.now - started).wholeNanoseconds
         if let factory {
             Counter(label: "\(prefix)_requests_total", dimensions: dimensions, factory: factory).increment()
             Metrics.Timer(label: "\(prefix)_request_duration", dimensions: dimensions, factory: factory)
