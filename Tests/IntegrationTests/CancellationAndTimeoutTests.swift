@@ -92,7 +92,8 @@ struct CancellationAndTimeoutTests {
                     try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=3000").timeout(.milliseconds(300)))
                 }
             }
-            #expect(elapsed < .seconds(1.5))
+            // 300 ms plus room for a machine busy with the other suites; the server waits 3 s.
+            #expect(elapsed < .seconds(2.5))
             #expect(result.error?.kind == .timedOut)
             let value2 = try await client.send(Request<Echo>(.get, "after")).method
             #expect(value2 == "GET")
@@ -118,7 +119,7 @@ struct CancellationAndTimeoutTests {
         let (result, elapsed) = await measure {
             await capture { try await client.send(Request<Data>(.get, "anything")) }
         }
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < .seconds(2))
         #expect(result.error?.kind == .notConnected)
         #expect(result.error?.localizedDescription == "No Internet connection.")
     }

@@ -4,10 +4,12 @@ import OpenAPIRuntime
 
 extension Client {
     /// Sends a prepared request through the middleware chain and the transport.
-    /// - Returns: The response and its body, read into memory.
+    /// - Returns: The response and its body: in memory, unread (`.stream`), or empty when a
+    ///   successful body went to a file.
     func exchange(
         _ prepared: PreparedRequest,
         configuration: Configuration,
+        delivery: ResponseDelivery = .memory,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var context = MiddlewareContext(
@@ -17,19 +19,27 @@ extension Client {
             timeout: prepared.timeout
         )
         context.progress = progress
+        context.delivery = delivery
+        var body = prepared.body.map { HTTPBody($0) }
+        if let file = prepared.bodyFile {
+            let fileBody = try FileBody.body(for: file)
+            context.upload = (file, fileBody)
+            body = fileBody
+        }
         let limit = configuration.maximumResponseBodySize
         return try await MiddlewareChain.run(
             configuration.middleware,
             request: prepared.request,
-            body: prepared.body.map { HTTPBody($0) },
+            body: body,
             context: context
         ) { request, body, context in
             try await self.attempt(request, body: body, context: context, bodyLimit: limit)
         }
     }
 
-    /// One attempt through the transport, ending when the whole response body is in memory or the
-    /// attempt's timeout passes (then ``CourierError/Kind/timedOut``).
+    /// One attempt through the transport, ending when the response is delivered as asked (a body
+    /// in memory, written to a file, or a stream's head) or when the attempt's timeout passes (then
+    /// ``CourierError/Kind/timedOut``).
     func attempt(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -38,6 +48,15 @@ extension Client {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = self.transport
         let work = Task {
+            if let fileTransport = transport as? any FileTransferTransport,
+                let transfer = Self.fileTransfer(request, body: body, context: context, bodyLimit: bodyLimit)
+            {
+                let (response, responseBody) = try await fileTransport.transfer(transfer)
+                if let destination = transfer.destination, response.status.kind != .successful {
+                    return (response, Optional(HTTPBody(try Self.readFailureBody(at: destination, upTo: bodyLimit))))
+                }
+                return (response, responseBody)
+            }
             let (response, responseBody) = try await transport.send(
                 request,
                 body: body.map { ProgressReportingBody.wrap($0, direction: .upload, report: context.progress) },
@@ -52,8 +71,15 @@ extension Client {
                     report: context.progress
                 )
             }
-            let data = try await Self.collect(reported, upTo: bodyLimit)
-            return (response, Optional(HTTPBody(data)))
+            switch context.delivery {
+            case .file(let destination) where response.status.kind == .successful:
+                try await Self.write(reported, to: destination)
+                return (response, nil)
+            case .stream where response.status.kind == .successful:
+                return (response, reported)
+            default:
+                return (response, Optional(HTTPBody(try await Self.collect(reported, upTo: bodyLimit))))
+            }
         }
         let id = attempts.insert(deadline: .now + context.timeout) { work.cancel() }
         do {
@@ -72,6 +98,28 @@ extension Client {
         }
     }
 
+    /// The attempt as a file transfer, when it moves a file: its body is still the file the call
+    /// started with, or its response goes to a file.
+    private static func fileTransfer(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        bodyLimit: Int
+    ) -> FileTransfer? {
+        let bodyFile = context.upload.flatMap { $0.body === body ? $0.file : nil }
+        let destination = context.delivery.destination
+        guard bodyFile != nil || destination != nil else { return nil }
+        return FileTransfer(
+            request: request,
+            body: bodyFile == nil ? body : nil,
+            bodyFile: bodyFile,
+            origin: context.origin,
+            destination: destination,
+            bodyLimit: bodyLimit,
+            progress: context.progress
+        )
+    }
+
     /// Reads a body into memory, refusing to go past `limit` bytes.
     static func collect(_ body: HTTPBody?, upTo limit: Int) async throws -> Data {
         guard let body else { return Data() }
@@ -84,6 +132,7 @@ extension Client {
         var data = Data()
         if case .known(let length) = body.length { data.reserveCapacity(Int(length)) }
         for try await chunk in body {
+            try Task.checkCancellation()
             guard data.count + chunk.count <= limit else {
                 throw CourierError(
                     .responseTooLarge,
@@ -93,5 +142,39 @@ extension Client {
             data.append(contentsOf: chunk)
         }
         return data
+    }
+
+    /// Writes a body to `file` as it arrives, replacing what the file held.
+    static func write(_ body: HTTPBody?, to file: URL) async throws {
+        let handle: FileHandle
+        do {
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            handle = try FileHandle(forWritingTo: file)
+        } catch {
+            throw CourierError(.fileAccessFailed, message: "Cannot write to \(file.path).", underlyingError: error)
+        }
+        defer { try? handle.close() }
+        guard let body else { return }
+        for try await chunk in body {
+            // A transport with data buffered hands it over without suspending, so the loop checks
+            // for cancellation itself.
+            try Task.checkCancellation()
+            do {
+                try handle.write(contentsOf: chunk)
+            } catch {
+                throw CourierError(.fileAccessFailed, message: "Writing to \(file.path) failed.", underlyingError: error)
+            }
+        }
+    }
+
+    /// The body of a failed download, which the transport left in `file`, read back for error
+    /// mapping; the file is removed.
+    private static func readFailureBody(at file: URL, upTo limit: Int) throws -> Data {
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return Data() }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: limit)) ?? Data()
     }
 }

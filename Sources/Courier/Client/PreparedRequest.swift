@@ -13,6 +13,9 @@ public struct PreparedRequest: Sendable {
     public var request: HTTPRequest
     /// The encoded body, if any.
     public var body: Data?
+    /// A file sent as the body, streamed from disk (``RequestBody/file(_:contentType:)``); `body`
+    /// is then `nil`.
+    public var bodyFile: URL?
     /// How long the exchange may take.
     public var timeout: Duration
     /// The operation name given to the transport and to logs.

@@ -37,7 +37,14 @@ enum RequestBuilder {
         }
 
         var bodyData: Data?
-        if let body = request.body {
+        var bodyFile: URL?
+        if let body = request.body, case .file(let url, let contentType) = body.content {
+            guard url.isFileURL else {
+                throw CourierError(.invalidRequest, message: "A file body needs a file: URL, not \(url.absoluteString).")
+            }
+            bodyFile = url
+            if headerFields[.contentType] == nil { headerFields[.contentType] = contentType }
+        } else if let body = request.body {
             let encoded = try encode(
                 body,
                 encoder: request.encoder ?? configuration.encoder,
@@ -57,6 +64,7 @@ enum RequestBuilder {
         return PreparedRequest(
             request: httpRequest,
             body: bodyData,
+            bodyFile: bodyFile,
             timeout: request.timeout ?? configuration.timeout,
             name: request.name ?? "\(request.method) \(request.path)",
             requiresAuthentication: request.requiresAuthentication,
@@ -94,6 +102,8 @@ enum RequestBuilder {
             return (encoded.body, encoded.contentType)
         case .data(let data, let contentType):
             return (data, contentType)
+        case .file:
+            return (Data(), "application/octet-stream")  // streamed by the client, see `prepare`
         }
     }
 }

@@ -10,6 +10,7 @@ import Foundation
 /// | `.form(parameters)` | `application/x-www-form-urlencoded` |
 /// | `.multipart(form)` | `multipart/form-data; boundary=…` |
 /// | `.data(bytes, contentType:)` | the given type |
+/// | `.file(url, contentType:)` | the given type |
 ///
 /// ```swift
 /// Request<Token>(.post, "authenticate", body: .json(Credentials(email: email, password: password)))
@@ -21,6 +22,7 @@ public struct RequestBody: Sendable {
         case form(QueryParameters)
         case multipart(MultipartFormData)
         case data(Data, contentType: String)
+        case file(URL, contentType: String)
     }
 
     let content: Content
@@ -49,5 +51,20 @@ public struct RequestBody: Sendable {
     ///   - contentType: Its media type.
     public static func data(_ data: Data, contentType: String = "application/octet-stream") -> RequestBody {
         RequestBody(content: .data(data, contentType: contentType))
+    }
+
+    /// A file's contents, streamed from disk as the transport sends them: memory stays constant
+    /// whatever the file's size, and `Content-Length` is the file's size.
+    ///
+    /// ```swift
+    /// Request<Void>(.put, "videos/\(id)", body: .file(recording, contentType: "video/mp4"))
+    /// ```
+    /// The file is opened when the request is sent (and again for a retried attempt); a file that
+    /// cannot be read fails the call with ``CourierError/Kind/fileAccessFailed``.
+    /// - Parameters:
+    ///   - url: A `file:` URL.
+    ///   - contentType: Its media type.
+    public static func file(_ url: URL, contentType: String = "application/octet-stream") -> RequestBody {
+        RequestBody(content: .file(url, contentType: contentType))
     }
 }

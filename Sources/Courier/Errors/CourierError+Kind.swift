@@ -8,7 +8,7 @@ extension CourierError {
             case notConnected, timedOut, cancelled
             case unauthorized, forbidden, notFound, rateLimited, clientError, serverError, unexpectedStatus
             case invalidRequest, encodingFailed, decodingFailed, invalidResponse, responseTooLarge
-            case transportFailed
+            case transportFailed, fileAccessFailed
         }
 
         let code: Code
@@ -49,6 +49,8 @@ extension CourierError {
         public static let responseTooLarge = Kind(code: .responseTooLarge)
         /// The transport failed in a way not covered above; the underlying error says how.
         public static let transportFailed = Kind(code: .transportFailed)
+        /// A file to upload could not be read, or a download could not be written to its destination.
+        public static let fileAccessFailed = Kind(code: .fileAccessFailed)
 
         /// The kind's name, e.g. `notFound`.
         public var description: String { code.rawValue }
@@ -90,6 +92,7 @@ extension CourierError {
             case .invalidResponse: "The server's response was not understood."
             case .responseTooLarge: "The server's response was too large."
             case .transportFailed: "The request could not be completed."
+            case .fileAccessFailed: "The file could not be read or saved."
             }
         }
     }

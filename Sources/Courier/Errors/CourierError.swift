@@ -77,7 +77,7 @@ extension CourierError: LocalizedError {
     public var errorDescription: String? {
         switch kind {
         case .decodingFailed, .encodingFailed, .invalidResponse, .transportFailed, .notConnected, .timedOut,
-            .cancelled:
+            .cancelled, .fileAccessFailed:
             kind.userDescription(status: status)
         default:
             message ?? kind.userDescription(status: status)

@@ -15,6 +15,11 @@ public struct MiddlewareContext: Sendable {
     public var timeout: Duration
     /// Receives upload and download progress, when the caller asked for it.
     var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The file a request body streams from, with the body made for it: the transport may read the
+    /// file itself when the body reaching it is still that one.
+    var upload: (file: URL, body: HTTPBody)?
+    /// Where the response body goes.
+    var delivery = ResponseDelivery.memory
 
     /// Creates a context; the client makes one per call, tests make their own.
     /// - Parameters:

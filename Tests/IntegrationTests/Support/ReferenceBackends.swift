@@ -105,3 +105,18 @@ func capture<T>(_ body: () async throws -> T) async -> Result<T, CourierError> {
         return .failure(CourierError(error))
     }
 }
+
+/// Values appended from several tasks, read at the end of a test.
+// @unchecked: `values` is only touched under `lock`.
+final class LockedValues<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Value] = []
+
+    func append(_ value: Value) {
+        lock.withLock { values.append(value) }
+    }
+
+    var all: [Value] {
+        lock.withLock { values }
+    }
+}

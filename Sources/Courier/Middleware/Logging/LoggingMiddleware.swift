@@ -77,9 +77,15 @@ public struct LoggingMiddleware: Middleware {
         }
     }
 
-    /// The body's bytes, when it can be read twice (Courier's own bodies can); `nil` otherwise.
+    /// The largest request body copied into a `curl` line; larger ones (file uploads) are left out.
+    static let largestLoggedBody = 64 * 1024
+
+    /// The body's bytes, when it can be read twice (Courier's own bodies can) and is small enough
+    /// to show; `nil` otherwise.
     private static func bufferedData(_ body: HTTPBody?) async throws -> Data? {
-        guard let body, body.iterationBehavior == .multiple, case .known(let length) = body.length else { return nil }
+        guard let body, body.iterationBehavior == .multiple, case .known(let length) = body.length,
+            length <= largestLoggedBody
+        else { return nil }
         return try await Data(collecting: body, upTo: Int(length))
     }
 }

@@ -1,0 +1,226 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import OpenAPIURLSession
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Courier's transport over `URLSession`: the default on every platform.
+///
+/// Ordinary calls go through swift-openapi-urlsession's `URLSessionTransport`. Uploads from a file
+/// (``RequestBody/file(_:contentType:)``) and downloads to a file (``Client/download(_:to:progress:)``)
+/// use URLSession's own upload and download tasks instead, which stream from and to disk, so memory
+/// stays constant on Linux too, where swift-openapi-urlsession buffers whole bodies.
+///
+/// ```swift
+/// let client = Client(baseURL: base, transport: .urlSession(mySession))
+/// ```
+///
+/// On Linux, URLSession scales to about 16 requests in flight; for servers and command-line tools
+/// there, prefer the AsyncHTTPClient transport from the `CourierAsyncHTTPClient` product.
+public struct SessionTransport: ClientTransport {
+    /// The session requests are sent with.
+    public let session: URLSession
+    private let base: URLSessionTransport
+
+    /// Creates the transport.
+    /// - Parameter session: The session to send with.
+    public init(session: URLSession = .shared) {
+        self.session = session
+        self.base = URLSessionTransport(configuration: .init(session: session))
+    }
+
+    /// Sends a request with bodies held in memory.
+    public func send(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    }
+}
+
+extension SessionTransport: FileTransferTransport {
+    func transfer(_ transfer: FileTransfer) async throws -> (HTTPResponse, HTTPBody?) {
+        var urlRequest = try Self.urlRequest(for: transfer.request, origin: transfer.origin)
+        let delegate = TransferDelegate(transfer: transfer)
+        let transferSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
+        defer { transferSession.finishTasksAndInvalidate() }
+
+        let task: URLSessionTask
+        if transfer.destination != nil {
+            if let file = transfer.bodyFile {
+                urlRequest.httpBodyStream = InputStream(url: file)
+            } else if let body = transfer.body {
+                urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
+            }
+            task = transferSession.downloadTask(with: urlRequest)
+        } else if let file = transfer.bodyFile {
+            task = transferSession.uploadTask(with: urlRequest, fromFile: file)
+        } else {
+            if let body = transfer.body { urlRequest.httpBody = try await Data(collecting: body, upTo: .max) }
+            task = transferSession.dataTask(with: urlRequest)
+        }
+        let cancellable = UncheckedTask(task: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                delegate.start(cancellable, continuation: continuation)
+            }
+        } onCancel: {
+            cancellable.task.cancel()
+        }
+    }
+
+    static func urlRequest(for request: HTTPRequest, origin: URL) throws -> URLRequest {
+        let target = origin.absoluteString + (request.path ?? "/")
+        guard let url = URL(string: target) else {
+            throw CourierError(.invalidRequest, message: "\(target) is not a valid URL.")
+        }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        for field in request.headerFields {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        return urlRequest
+    }
+
+    static func response(from urlResponse: URLResponse?) throws -> HTTPResponse {
+        guard let http = urlResponse as? HTTPURLResponse else {
+            throw CourierError(.invalidResponse, message: "The server's answer was not an HTTP response.")
+        }
+        var fields = HTTPFields()
+        for (key, value) in http.allHeaderFields {
+            guard let key = key as? String, let name = HTTPField.Name(key), let value = value as? String else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
+    }
+}
+
+/// A URLSession task handed to a cancellation handler.
+// @unchecked: `URLSessionTask` is thread-safe but not marked `Sendable` on every platform.
+private struct UncheckedTask: @unchecked Sendable {
+    let task: URLSessionTask
+}
+
+/// Receives one transfer's callbacks: progress, the downloaded file, the body of an answer kept in
+/// memory, and the end.
+// @unchecked: mutable state is only touched under `state`'s lock.
+private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?
+        var received = Data()
+        var failure: (any Error)?
+        var downloaded = false
+    }
+
+    private let transfer: FileTransfer
+    private let state = LockedState(State())
+
+    init(transfer: FileTransfer) {
+        self.transfer = transfer
+    }
+
+    func start(_ task: UncheckedTask, continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>) {
+        state.withLock { $0.continuation = continuation }
+        task.task.resume()
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
+        transfer.progress?(TransferProgress(direction: .upload, completedBytes: totalBytesSent, totalBytes: total))
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = state.withLock { state -> Bool in
+            guard state.received.count + data.count <= transfer.bodyLimit else {
+                state.failure = CourierError(
+                    .responseTooLarge,
+                    message: "The response body is larger than the limit of \(transfer.bodyLimit) bytes."
+                )
+                return true
+            }
+            state.received.append(data)
+            return false
+        }
+        if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        downloadTask: URLSessionDownloadTask,
+        didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
+        let total = totalBytesExpectedToWrite > 0 ? totalBytesExpectedToWrite : nil
+        transfer.progress?(TransferProgress(direction: .download, completedBytes: totalBytesWritten, totalBytes: total))
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        guard let destination = transfer.destination else { return }
+        do {
+            try? FileManager.default.removeItem(at: destination)
+            try FileManager.default.moveItem(at: location, to: destination)
+            state.withLock { $0.downloaded = true }
+        } catch {
+            state.withLock {
+                $0.failure = CourierError(
+                    .fileAccessFailed,
+                    message: "The download could not be moved to \(destination.path).",
+                    underlyingError: error
+                )
+            }
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, outcome) = state.withLock { state in
+            defer { state.continuation = nil }
+            return (state.continuation, (state.failure ?? error, state.received, state.downloaded))
+        }
+        guard let continuation else { return }
+        let (failure, received, downloaded) = outcome
+        if let failure {
+            continuation.resume(throwing: failure)
+            return
+        }
+        do {
+            let response = try SessionTransport.response(from: task.response)
+            if let destination = transfer.destination {
+                guard downloaded else {
+                    throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")
+                }
+                // The destination is the client's own partial file; the client reads a failed
+                // answer's body from it.
+                continuation.resume(returning: (response, nil))
+            } else {
+                continuation.resume(returning: (response, HTTPBody(received)))
+            }
+        } catch {
+            continuation.resume(throwing: error)
+        }
+    }
+}
+
+extension ClientTransport where Self == SessionTransport {
+    /// The URLSession transport: Courier's default on every platform.
+    ///
+    /// On Linux, URLSession buffers ordinary bodies and scales to about 16 requests in flight; for
+    /// servers and command-line tools there, prefer the AsyncHTTPClient transport from the
+    /// `CourierAsyncHTTPClient` product.
+    /// - Parameter session: The session to send with; `URLSession.shared` by default.
+    /// - Returns: A transport for ``Client``.
+    public static func urlSession(_ session: URLSession = .shared) -> SessionTransport {
+        SessionTransport(session: session)
+    }
+}
