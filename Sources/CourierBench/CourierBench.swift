@@ -52,6 +52,27 @@ struct CourierBench: AsyncParsableCommand {
         let rounds = quick ? min(self.rounds, 2) : self.rounds
         let duration = Duration.milliseconds(Int(seconds * 1000))
 
+        // Large transfers first, while the process is still small: their peak memory is the figure.
+        let files = try FileWorkload.Files()
+        defer { files.remove() }
+        let fileWorkloads = quick
+            ? [FileWorkload(direction: .download, bytes: 256 * FileWorkload.mebibyte)]
+            : [FileWorkload(direction: .download, bytes: 1024 * FileWorkload.mebibyte),
+               FileWorkload(direction: .upload, bytes: 256 * FileWorkload.mebibyte)]
+        for transport in transports {
+            let client = transport == .ahc ? ahcClient : urlSessionClient
+            for workload in fileWorkloads {
+                try await runTransfers(workload, transport: transport, rounds: rounds, files: files) {
+                    switch transport {
+                    case .ahc: try await workload.asyncHTTPClient(raw, files: files)
+                    case .urlsession: try await workload.urlSession(raw, files: files)
+                    }
+                } courier: {
+                    try await workload.courier(client, files: files)
+                }
+            }
+        }
+
         for transport in transports {
             for workload in workloads {
                 for concurrency in concurrencies {
@@ -84,21 +105,70 @@ struct CourierBench: AsyncParsableCommand {
                 }
             }
         }
-        for workload in ["download_1gib_to_file", "upload_256mib_from_file"] {
-            output("SKIP workload=\(workload) reason=streaming_to_and_from_files_not_built_yet")
-        }
         await server.stop()
     }
 
+    /// One transfer at a time, raw and Courier alternating; the peak resident memory of each side
+    /// is measured from a reset of the process's high-water mark.
+    func runTransfers(
+        _ workload: FileWorkload,
+        transport: TransportName,
+        rounds: Int,
+        files: FileWorkload.Files,
+        raw: () async throws -> Void,
+        courier: () async throws -> Void
+    ) async throws {
+        var rawTotal = LoadRunner.Sample()
+        var courierTotal = LoadRunner.Sample()
+        var rawPeak = 0.0
+        var courierPeak = 0.0
+        let baseline = LoadRunner.residentMebibytes()
+        func timed(_ operation: () async throws -> Void, into sample: inout LoadRunner.Sample, peak: inout Double) async throws {
+            LoadRunner.resetPeakRSS()
+            let start = ContinuousClock.now
+            try await operation()
+            let elapsed = ContinuousClock.now - start
+            peak = max(peak, LoadRunner.peakRSSMebibytes())
+            sample.add(LoadRunner.Sample(requests: 1, elapsed: elapsed, latenciesMicroseconds: [elapsed.microseconds]))
+        }
+        for round in 0..<rounds {
+            if round % 2 == 0 {
+                try await timed(raw, into: &rawTotal, peak: &rawPeak)
+                try await timed(courier, into: &courierTotal, peak: &courierPeak)
+            } else {
+                try await timed(courier, into: &courierTotal, peak: &courierPeak)
+                try await timed(raw, into: &rawTotal, peak: &rawPeak)
+            }
+        }
+        let mebibytes = Double(workload.bytes) / Double(FileWorkload.mebibyte)
+        var line = resultLine(workload.name, transport.rawValue, 1, raw: rawTotal, courier: courierTotal, peakRSS: courierPeak)
+        line += " raw_mib_s=\(format(rawTotal.requestsPerSecond * mebibytes, 0)) courier_mib_s=\(format(courierTotal.requestsPerSecond * mebibytes, 0))"
+        line += " raw_peak_rss_mib=\(format(rawPeak, 1)) rss_before_mib=\(format(baseline, 1))"
+        output(line)
+    }
+
     func report(_ workload: String, _ transport: String, _ concurrency: Int, raw: LoadRunner.Sample, courier: LoadRunner.Sample) {
+        var line = resultLine(workload, transport, concurrency, raw: raw, courier: courier, peakRSS: LoadRunner.peakRSSMebibytes())
+        if raw.errors + courier.errors > 0 { line += " errors_raw=\(raw.errors) errors_courier=\(courier.errors)" }
+        output(line)
+    }
+
+    /// The `RESULT` line's common fields.
+    func resultLine(
+        _ workload: String,
+        _ transport: String,
+        _ concurrency: Int,
+        raw: LoadRunner.Sample,
+        courier: LoadRunner.Sample,
+        peakRSS: Double
+    ) -> String {
         let ratio = raw.requestsPerSecond > 0 ? courier.requestsPerSecond / raw.requestsPerSecond : 0
         var line = "RESULT workload=\(workload) transport=\(transport) conc=\(concurrency)"
         line += " raw_rps=\(format(raw.requestsPerSecond, 0)) courier_rps=\(format(courier.requestsPerSecond, 0)) ratio=\(format(ratio, 3))"
         line += " raw_p50_us=\(format(raw.percentile(0.5), 0)) courier_p50_us=\(format(courier.percentile(0.5), 0))"
         line += " raw_p99_us=\(format(raw.percentile(0.99), 0)) courier_p99_us=\(format(courier.percentile(0.99), 0))"
-        line += " peak_rss_mib=\(format(LoadRunner.peakRSSMebibytes(), 1))"
-        if raw.errors + courier.errors > 0 { line += " errors_raw=\(raw.errors) errors_courier=\(courier.errors)" }
-        output(line)
+        line += " peak_rss_mib=\(format(peakRSS, 1))"
+        return line
     }
 }
 

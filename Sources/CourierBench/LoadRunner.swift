@@ -17,7 +17,7 @@ enum LoadRunner {
         }
 
         var requestsPerSecond: Double {
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.microseconds / 1e6
             return seconds > 0 ? Double(requests) / seconds : 0
         }
 
@@ -49,10 +49,7 @@ enum LoadRunner {
                         } catch {
                             sample.errors += 1
                         }
-                        let latency = clock.now - issued
-                        sample.latenciesMicroseconds.append(
-                            Double(latency.components.seconds) * 1e6 + Double(latency.components.attoseconds) / 1e12
-                        )
+                        sample.latenciesMicroseconds.append((clock.now - issued).microseconds)
                     }
                     return sample
                 }
@@ -65,12 +62,34 @@ enum LoadRunner {
         return total
     }
 
-    /// The process's peak resident memory so far, from `/proc/self/status` (0 where unavailable).
+    /// The process's peak resident memory since start or the last ``resetPeakRSS()``, from
+    /// `/proc/self/status` (0 where unavailable).
     static func peakRSSMebibytes() -> Double {
+        statusMebibytes("VmHWM:")
+    }
+
+    /// The process's resident memory now.
+    static func residentMebibytes() -> Double {
+        statusMebibytes("VmRSS:")
+    }
+
+    /// Starts the peak over from the current resident memory (Linux: `clear_refs` value 5).
+    static func resetPeakRSS() {
+        try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+    }
+
+    private static func statusMebibytes(_ field: String) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
             let kilobytes = line.split(separator: " ").compactMap({ Double($0) }).first
         else { return 0 }
         return kilobytes / 1024
+    }
+}
+
+extension Duration {
+    /// The duration in microseconds, with fractions.
+    var microseconds: Double {
+        Double(components.seconds) * 1e6 + Double(components.attoseconds) / 1e12
     }
 }

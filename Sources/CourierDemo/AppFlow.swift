@@ -34,6 +34,7 @@ struct AppFlow {
         await refreshOnce(auth, me: me)
         await throttledBurst()
         await retriedRoute()
+        await transferLargeFile()
         await showFriends(friends, of: me)
         await showMovies(movieService)
         await cancelSlowRequest(social, me: me)
