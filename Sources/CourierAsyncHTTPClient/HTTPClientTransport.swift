@@ -1,26 +1,30 @@
 import AsyncHTTPClient
 import Courier
 import Foundation
+import HTTPTypes
 import NIOCore
-import OpenAPIAsyncHTTPClient
+import NIOHTTP1
 import OpenAPIRuntime
 
 /// Courier's transport over AsyncHTTPClient (SwiftNIO): the fast path on Linux and servers.
-///
-/// It wires swift-openapi-async-http-client's `AsyncHTTPClientTransport` and adds two things
-/// Courier needs from it: AsyncHTTPClient's and NIO's errors become ``CourierError`` kinds (also
-/// for failures while the body streams), and the default `HTTPClient` fails fast when a server
-/// cannot be reached instead of retrying the connection until the deadline.
 ///
 /// ```swift
 /// let movies = Client(backend: .movies, environment: .production, transport: .asyncHTTPClient())
 /// ```
 ///
+/// It talks to `HTTPClient` directly rather than through swift-openapi-async-http-client's
+/// `AsyncHTTPClientTransport`, which parses two `URLComponents` per request, looks each response
+/// header up before storing it (and force-unwraps its name), and cannot stream a body to or from a
+/// file without copying every buffer. AsyncHTTPClient's and NIO's errors become ``CourierError``
+/// kinds, also for failures while a body streams.
+///
 /// Lifetimes: the default `HTTPClient` (``AsyncHTTPClient/HTTPClient/courierShared``) lives for the
 /// whole process and is never shut down. An `HTTPClient` you pass in stays yours: shut it down
 /// after the last request.
 public struct HTTPClientTransport: ClientTransport {
-    private let base: AsyncHTTPClientTransport
+    /// The `HTTPClient` requests go through.
+    public let client: HTTPClient
+    private let deadline: TimeAmount
 
     /// Creates the transport.
     /// - Parameters:
@@ -28,8 +32,9 @@ public struct HTTPClientTransport: ClientTransport {
     ///   - deadline: AsyncHTTPClient's own per-request deadline; Courier's timeouts usually end a
     ///     request first.
     public init(client: HTTPClient = .courierShared, deadline: Duration = .seconds(300)) {
-        let nanoseconds = deadline.components.seconds * 1_000_000_000 + deadline.components.attoseconds / 1_000_000_000
-        base = AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .nanoseconds(nanoseconds)))
+        self.client = client
+        let (seconds, attoseconds) = deadline.components
+        self.deadline = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// Sends a request; errors are ``CourierError``s.
@@ -40,30 +45,66 @@ public struct HTTPClientTransport: ClientTransport {
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
         do {
-            let (response, responseBody) = try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
-            return (response, responseBody.map(Self.mappingErrors))
+            var clientRequest = try Self.clientRequest(request, origin: baseURL)
+            if let body {
+                clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
+            }
+            let response = try await client.execute(clientRequest, timeout: deadline)
+            let head = Self.head(of: response)
+            switch request.method {
+            case .head, .connect: return (head, nil)
+            default:
+                let length = head.headerFields[.contentLength].flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
+                return (head, HTTPBody(ResponseChunks(body: response.body), length: length, iterationBehavior: .single))
+            }
         } catch {
             throw AsyncHTTPClientErrorClassifier.courierError(for: error)
         }
     }
 
-    /// The same body, with errors raised while it streams turned into ``CourierError``s.
-    private static func mappingErrors(_ body: HTTPBody) -> HTTPBody {
-        HTTPBody(ErrorMappingSequence(base: body), length: body.length, iterationBehavior: body.iterationBehavior)
+    /// The request AsyncHTTPClient sends: Courier has already percent-encoded the path and query.
+    static func clientRequest(_ request: HTTPRequest, origin: URL) throws -> HTTPClientRequest {
+        var origin = origin.absoluteString
+        if origin.hasSuffix("/") { origin.removeLast() }
+        var clientRequest = HTTPClientRequest(url: origin + (request.path ?? "/"))
+        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
+        clientRequest.headers.reserveCapacity(request.headerFields.count)
+        for field in request.headerFields {
+            clientRequest.headers.add(name: field.name.rawName, value: field.value)
+        }
+        return clientRequest
+    }
+
+    static func length(of body: HTTPBody) -> HTTPClientRequest.Body.Length {
+        if case .known(let length) = body.length { return .known(length) }
+        return .unknown
+    }
+
+    /// Status and header fields; a header whose name HTTP does not allow is left out.
+    static func head(of response: HTTPClientResponse) -> HTTPResponse {
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
+        for (name, value) in response.headers {
+            guard let name = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        return HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
     }
 }
 
-/// Iterates a body, classifying any error it throws.
-private struct ErrorMappingSequence: AsyncSequence, Sendable {
+/// A response body as `HTTPBody` chunks, with errors raised while it streams turned into
+/// ``CourierError``s.
+struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = HTTPBody.ByteChunk
-    let base: HTTPBody
+    let body: HTTPClientResponse.Body
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        var base: HTTPBody.AsyncIterator
+        var base: HTTPClientResponse.Body.AsyncIterator
 
         mutating func next() async throws -> HTTPBody.ByteChunk? {
             do {
-                return try await base.next()
+                guard let buffer = try await base.next() else { return nil }
+                return buffer.withUnsafeReadableBytes { ArraySlice($0) }
             } catch {
                 throw AsyncHTTPClientErrorClassifier.courierError(for: error)
             }
@@ -71,7 +112,7 @@ private struct ErrorMappingSequence: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator())
+        AsyncIterator(base: body.makeAsyncIterator())
     }
 }
 

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
 import Foundation
+import OpenAPIAsyncHTTPClient
 import OpenAPIURLSession
 import ReferenceServer
 
@@ -21,6 +22,9 @@ struct CourierBench: AsyncParsableCommand {
 
     enum TransportName: String, ExpressibleByArgument, CaseIterable {
         case ahc, urlsession
+        /// Courier over swift-openapi-async-http-client's transport instead of its own, against raw
+        /// AsyncHTTPClient: the measurement behind writing `HTTPClientTransport`.
+        case ahcOpenAPI = "ahc_openapi"
     }
 
     @Flag(help: "A subset that runs in under a minute: AHC, small JSON and 10 KB list, 64 in flight.")
@@ -28,6 +32,9 @@ struct CourierBench: AsyncParsableCommand {
 
     @Flag(help: "Only the in-process cost of the layer itself, in ns per request.")
     var micro = false
+
+    @Option(help: "Only workloads whose name starts with this (e.g. download, get_small), for profiling.")
+    var only: String?
 
     @Option(help: "Seconds per side per round.")
     var seconds = 2.0
@@ -44,9 +51,13 @@ struct CourierBench: AsyncParsableCommand {
         let raw = RawClients(baseURL: server.baseURL, httpClient: .courierShared, session: .shared)
         let ahcClient = Client(baseURL: BaseURL(server.baseURL), transport: .asyncHTTPClient(.courierShared))
         let urlSessionClient = Client(baseURL: BaseURL(server.baseURL), transport: .urlSession(.shared))
+        let openAPIClient = Client(
+            baseURL: BaseURL(server.baseURL),
+            transport: AsyncHTTPClientTransport(configuration: .init(client: .courierShared))
+        )
 
-        let transports: [TransportName] = quick ? [.ahc] : [.ahc, .urlsession]
-        let workloads: [Workload] = quick ? [.smallJSON, .list] : Workload.allCases
+        let transports: [TransportName] = quick ? [.ahc] : [.ahc, .urlsession, .ahcOpenAPI]
+        let workloads: [Workload] = (quick ? [.smallJSON, .list] : Workload.allCases).filter(selected)
         let concurrencies = quick ? [64] : [1, 16, 64]
         let seconds = quick ? min(self.seconds, 1.5) : self.seconds
         let rounds = quick ? min(self.rounds, 2) : self.rounds
@@ -55,17 +66,19 @@ struct CourierBench: AsyncParsableCommand {
         // Large transfers first, while the process is still small: their peak memory is the figure.
         let files = try FileWorkload.Files()
         defer { files.remove() }
-        let fileWorkloads = quick
+        var fileWorkloads = quick
             ? [FileWorkload(direction: .download, bytes: 256 * FileWorkload.mebibyte)]
             : [FileWorkload(direction: .download, bytes: 1024 * FileWorkload.mebibyte),
                FileWorkload(direction: .upload, bytes: 256 * FileWorkload.mebibyte)]
+        fileWorkloads = fileWorkloads.filter { selected($0.name) }
         for transport in transports {
             let client = transport == .ahc ? ahcClient : urlSessionClient
-            for workload in fileWorkloads {
+            for workload in fileWorkloads where transport != .ahcOpenAPI {
                 try await runTransfers(workload, transport: transport, rounds: rounds, files: files) {
-                    switch transport {
-                    case .ahc: try await workload.asyncHTTPClient(raw, files: files)
-                    case .urlsession: try await workload.urlSession(raw, files: files)
+                    if transport == .urlsession {
+                        try await workload.urlSession(raw, files: files)
+                    } else {
+                        try await workload.asyncHTTPClient(raw, files: files)
                     }
                 } courier: {
                     try await workload.courier(client, files: files)
@@ -85,6 +98,9 @@ struct CourierBench: AsyncParsableCommand {
                     case .urlsession:
                         rawOperation = { try await raw.urlSession(workload) }
                         courierOperation = { try await workload.courierCall(urlSessionClient) }
+                    case .ahcOpenAPI:
+                        rawOperation = { try await raw.asyncHTTPClient(workload) }
+                        courierOperation = { try await workload.courierCall(openAPIClient) }
                     }
                     // Warm up connections and caches on both sides.
                     _ = await LoadRunner.run(concurrency: concurrency, duration: .milliseconds(300), rawOperation)
@@ -106,6 +122,14 @@ struct CourierBench: AsyncParsableCommand {
             }
         }
         await server.stop()
+    }
+
+    func selected(_ name: String) -> Bool {
+        only.map { name.hasPrefix($0) } ?? true
+    }
+
+    func selected(_ workload: Workload) -> Bool {
+        selected(workload.rawValue)
     }
 
     /// One transfer at a time, raw and Courier alternating; the peak resident memory of each side

@@ -3,22 +3,22 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// One attempt whose request body comes from a file, whose response body goes to a file, or both.
-struct FileTransfer: Sendable {
-    var request: HTTPRequest
+package struct FileTransfer: Sendable {
+    package var request: HTTPRequest
     /// The request body, when it is not a file.
-    var body: HTTPBody?
+    package var body: HTTPBody?
     /// The file the request body is read from.
-    var bodyFile: URL?
-    var origin: URL
+    package var bodyFile: URL?
+    package var origin: URL
     /// Where a response body goes; `nil` keeps it in memory (up to `bodyLimit`).
-    var destination: URL?
-    var bodyLimit: Int
-    var progress: (@Sendable (TransferProgress) -> Void)?
+    package var destination: URL?
+    package var bodyLimit: Int
+    package var progress: (@Sendable (TransferProgress) -> Void)?
 }
 
 /// A transport that moves files itself instead of through `HTTPBody` sequences, because its
 /// `ClientTransport` conformance would hold whole bodies in memory (URLSession on Linux).
-protocol FileTransferTransport: ClientTransport {
+package protocol FileTransferTransport: ClientTransport {
     /// Sends the request and, when `transfer.destination` is set, leaves the response body in that
     /// file (whatever the status) and returns no body.
     func transfer(_ transfer: FileTransfer) async throws -> (HTTPResponse, HTTPBody?)
@@ -33,7 +33,7 @@ enum ResponseDelivery: Sendable {
     /// A successful response's body is handed over unread; other bodies are read into memory.
     case stream
 
-    var destination: URL? {
+    package var destination: URL? {
         if case .file(let url) = self { url } else { nil }
     }
 }

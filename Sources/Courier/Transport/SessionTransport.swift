@@ -44,8 +44,11 @@ public struct SessionTransport: ClientTransport {
 }
 
 extension SessionTransport: FileTransferTransport {
-    func transfer(_ transfer: FileTransfer) async throws -> (HTTPResponse, HTTPBody?) {
+    package func transfer(_ transfer: FileTransfer) async throws -> (HTTPResponse, HTTPBody?) {
         var urlRequest = try Self.urlRequest(for: transfer.request, origin: transfer.origin)
+        if transfer.progress == nil, transfer.body == nil {
+            return try await transferWithoutProgress(transfer, urlRequest: urlRequest)
+        }
         let delegate = TransferDelegate(transfer: transfer)
         let transferSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
         defer { transferSession.finishTasksAndInvalidate() }
@@ -68,6 +71,70 @@ extension SessionTransport: FileTransferTransport {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.start(cancellable, continuation: continuation)
+            }
+        } onCancel: {
+            cancellable.task.cancel()
+        }
+    }
+
+    /// The same transfer through the client's own session and completion handlers: nobody listens
+    /// for progress, so URLSession need not call a delegate for every piece it moves.
+    private func transferWithoutProgress(
+        _ transfer: FileTransfer,
+        urlRequest: URLRequest
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let outcome = LockedState<CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?>(nil)
+        @Sendable func finish(_ result: Result<(HTTPResponse, HTTPBody?), any Error>) {
+            outcome.withLock { continuation in
+                continuation?.resume(with: result)
+                continuation = nil
+            }
+        }
+        let task: URLSessionTask
+        if let destination = transfer.destination {
+            var request = urlRequest
+            if let file = transfer.bodyFile { request.httpBodyStream = InputStream(url: file) }
+            task = session.downloadTask(with: request) { location, response, error in
+                finish(Result {
+                    if let error { throw error }
+                    guard let location else {
+                        throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")
+                    }
+                    do {
+                        try? FileManager.default.removeItem(at: destination)
+                        try FileManager.default.moveItem(at: location, to: destination)
+                    } catch {
+                        throw CourierError(
+                            .fileAccessFailed,
+                            message: "The download could not be moved to \(destination.path).",
+                            underlyingError: error
+                        )
+                    }
+                    return (try Self.response(from: response), nil)
+                })
+            }
+        } else if let file = transfer.bodyFile {
+            task = session.uploadTask(with: urlRequest, fromFile: file) { data, response, error in
+                finish(Result {
+                    if let error { throw error }
+                    let data = data ?? Data()
+                    guard data.count <= transfer.bodyLimit else {
+                        throw CourierError(
+                            .responseTooLarge,
+                            message: "The response body has \(data.count) bytes; the limit is \(transfer.bodyLimit)."
+                        )
+                    }
+                    return (try Self.response(from: response), HTTPBody(data))
+                })
+            }
+        } else {
+            throw CourierError(.invalidRequest, message: "A file transfer needs a file to read or to write.")
+        }
+        let cancellable = UncheckedTask(task: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.withLock { $0 = continuation }
+                cancellable.task.resume()
             }
         } onCancel: {
             cancellable.task.cancel()
