@@ -56,6 +56,13 @@ struct FileWorkload: Sendable {
             directory.appendingPathComponent(name)
         }
 
+        /// Deletes what downloads wrote, keeping upload sources.
+        func removeDownloads() {
+            for name in ["courier.bin", "raw.bin"] {
+                try? FileManager.default.removeItem(at: destination(name))
+            }
+        }
+
         func remove() {
             try? FileManager.default.removeItem(at: directory)
         }
