@@ -34,6 +34,13 @@ struct ReadmeTests {
         await cancelling(movies)
         let offline = MovieService(client: makeMovieClient(environment: .custom("http://127.0.0.1:\(try await ReferenceServer.unusedPort())"), apiKey: "k"))
         #expect(await popularTitles(offline).isEmpty)
+
+        let files = Client(baseURL: BaseURL(server.baseURL))
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("courier-readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        #expect(try await saveTrailer(files, to: destination) == 5_000_000)
+        try await uploadRecording(files, from: destination)
+        #expect(try await countBytes(files) == 1_000_000)
         await server.stop()
     }
 }

@@ -128,3 +128,24 @@ struct RenewedTokens: Decodable, Sendable {
     let token: String
     let refreshToken: String
 }
+
+// MARK: Files, streams and progress
+
+func saveTrailer(_ client: Client, to destination: URL) async throws(CourierError) -> Int64 {
+    let file = try await client.download(Request<Data>(.get, "files/5000000"), to: destination) { progress in
+        print("\(Int((progress.fractionCompleted ?? 0) * 100))%")
+    }
+    return file.byteCount
+}
+
+func uploadRecording(_ client: Client, from recording: URL) async throws(CourierError) {
+    try await client.send(Request<Void>(.put, "files", body: .file(recording, contentType: "video/mp4")))
+}
+
+func countBytes(_ client: Client) async throws -> Int {
+    var count = 0
+    for try await chunk in try await client.stream(Request<Data>(.get, "files/1000000")) {
+        count += chunk.count
+    }
+    return count
+}
