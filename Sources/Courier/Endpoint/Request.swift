@@ -96,11 +96,17 @@ public struct Request<Response: Sendable>: Sendable {
     }
 
     /// The same request with one more header field (replacing any field of that name).
+    ///
+    /// A value containing CR, LF or NUL could smuggle another header or request onto the wire; the
+    /// call then fails with ``CourierError/Kind/invalidRequest`` before anything is sent.
     /// - Parameters:
     ///   - name: The field name, e.g. `.accept`.
     ///   - value: The value.
     public func header(_ name: HTTPField.Name, _ value: String) -> Request {
         var copy = self
+        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }), copy.validationFailure == nil {
+            copy.validationFailure = "The value of the header field \(name) contains a line break or NUL."
+        }
         copy.headerFields[name] = value
         return copy
     }
