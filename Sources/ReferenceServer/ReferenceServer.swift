@@ -6,7 +6,7 @@ import NIOCore
 /// The example backends of Courier's documentation as a real HTTP server: social (`/api/v1`),
 /// movies shaped like TheMovieDB (`/3`), auth (`/authenticate`, `/token`), analytics (`/v1/events`),
 /// plus `/echo` for inspecting requests, `/flaky` and `/limited` for retry and rate-limit scenarios,
-/// `/files` for large downloads and uploads,
+/// `/files` for large downloads and uploads, `/redirect` for redirects (also to the analytics port),
 /// and fault injection on every route.
 ///
 /// Start it in-process for integration tests; it binds 127.0.0.1 (port 0 picks a free port) and
@@ -118,6 +118,7 @@ public final class ReferenceServer: Sendable {
         EchoRoutes.register(on: main)
         BenchRoutes.register(on: main)
         FileRoutes.register(on: main)
+        RedirectRoutes.register(on: main)
         ReliabilityRoutes.register(on: main, ledger: ledger)
 
         let analytics = Router(context: BasicRequestContext.self)

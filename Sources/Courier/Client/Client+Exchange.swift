@@ -26,59 +26,38 @@ extension Client {
             context.upload = (file, fileBody)
             body = fileBody
         }
-        let limit = configuration.maximumResponseBodySize
+        let limits = Limits(body: configuration.maximumResponseBodySize, redirects: configuration.redirectLimit)
         return try await MiddlewareChain.run(
             configuration.middleware,
             request: prepared.request,
             body: body,
             context: context
         ) { request, body, context in
-            try await self.attempt(request, body: body, context: context, bodyLimit: limit)
+            try await self.attempt(request, body: body, context: context, limits: limits)
         }
     }
 
-    /// One attempt through the transport, ending when the response is delivered as asked (a body
-    /// in memory, written to a file, or a stream's head) or when the attempt's timeout passes (then
-    /// ``CourierError/Kind/timedOut``).
+    /// How far one attempt may go.
+    struct Limits: Sendable {
+        /// Bytes of a body read into memory.
+        var body: Int
+        /// Redirects followed.
+        var redirects: Int
+    }
+
+    /// One attempt through the transport, following redirects, ending when the response is
+    /// delivered as asked (a body in memory, written to a file, or a stream's head) or when the
+    /// attempt's timeout passes (then ``CourierError/Kind/timedOut``).
     func attempt(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: MiddlewareContext,
-        bodyLimit: Int
+        limits: Limits
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = self.transport
         let work = Task {
-            if let fileTransport = transport as? any FileTransferTransport,
-                let transfer = Self.fileTransfer(request, body: body, context: context, bodyLimit: bodyLimit)
-            {
-                let (response, responseBody) = try await fileTransport.transfer(transfer)
-                if let destination = transfer.destination, response.status.kind != .successful {
-                    return (response, Optional(HTTPBody(try Self.readFailureBody(at: destination, upTo: bodyLimit))))
-                }
-                return (response, responseBody)
-            }
-            let (response, responseBody) = try await transport.send(
-                request,
-                body: body.map { ProgressReportingBody.wrap($0, direction: .upload, report: context.progress) },
-                baseURL: context.origin,
-                operationID: context.name
-            )
-            let reported = responseBody.map {
-                ProgressReportingBody.wrap(
-                    $0,
-                    direction: .download,
-                    expectedLength: response.headerFields[.contentLength].flatMap { Int64($0) },
-                    report: context.progress
-                )
-            }
-            switch context.delivery {
-            case .file(let destination) where response.status.kind == .successful:
-                try await Self.write(reported, to: destination)
-                return (response, nil)
-            case .stream where response.status.kind == .successful:
-                return (response, reported)
-            default:
-                return (response, Optional(HTTPBody(try await Self.collect(reported, upTo: bodyLimit))))
+            try await Self.followingRedirects(request, body: body, context: context, limits: limits) { request, body, context in
+                try await Self.send(request, body: body, context: context, bodyLimit: limits.body, through: transport)
             }
         }
         let id = attempts.insert(deadline: .now + context.timeout) { work.cancel() }
@@ -95,6 +74,86 @@ extension Client {
                 throw CourierError(.timedOut, message: "No complete response within \(context.timeout).")
             }
             throw error
+        }
+    }
+
+    /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``).
+    private static func followingRedirects(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        limits: Limits,
+        send: (HTTPRequest, HTTPBody?, MiddlewareContext) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var (request, body, context) = (request, body, context)
+        var visited: Set<String> = ["\(request.method) \(context.origin.absoluteString)\(request.path ?? "/")"]
+        while true {
+            let (response, responseBody) = try await send(request, body, context)
+            guard limits.redirects > 0,
+                let redirect = try Redirect.next(
+                    after: response,
+                    to: request,
+                    origin: context.origin,
+                    bodyIsReplayable: body.map { $0.iterationBehavior == .multiple } ?? true
+                )
+            else { return (response, responseBody) }
+            let target = "\(redirect.request.method) \(redirect.origin.absoluteString)\(redirect.request.path ?? "/")"
+            var failure: CourierError?
+            if visited.count > limits.redirects {
+                failure = CourierError(.invalidResponse, message: "Stopped after \(limits.redirects) redirects.")
+            } else if !visited.insert(target).inserted {
+                failure = CourierError(.invalidResponse, message: "The server redirected in a loop, back to \(target).")
+            }
+            if var failure {
+                failure.status = response.status
+                failure.responseHeaderFields = response.headerFields
+                throw failure
+            }
+            request = redirect.request
+            context.origin = redirect.origin
+            if redirect.dropsBody { body = nil }
+        }
+    }
+
+    /// One request and response through the transport, the body delivered as `context` asks.
+    private static func send(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        bodyLimit: Int,
+        through transport: any ClientTransport
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        if let fileTransport = transport as? any FileTransferTransport,
+            let transfer = Self.fileTransfer(request, body: body, context: context, bodyLimit: bodyLimit)
+        {
+            let (response, responseBody) = try await fileTransport.transfer(transfer)
+            if let destination = transfer.destination, response.status.kind != .successful {
+                return (response, Optional(HTTPBody(try Self.readFailureBody(at: destination, upTo: bodyLimit))))
+            }
+            return (response, responseBody)
+        }
+        let (response, responseBody) = try await transport.send(
+            request,
+            body: body.map { ProgressReportingBody.wrap($0, direction: .upload, report: context.progress) },
+            baseURL: context.origin,
+            operationID: context.name
+        )
+        let reported = responseBody.map {
+            ProgressReportingBody.wrap(
+                $0,
+                direction: .download,
+                expectedLength: response.headerFields[.contentLength].flatMap { Int64($0) },
+                report: context.progress
+            )
+        }
+        switch context.delivery {
+        case .file(let destination) where response.status.kind == .successful:
+            try await Self.write(reported, to: destination)
+            return (response, nil)
+        case .stream where response.status.kind == .successful:
+            return (response, reported)
+        default:
+            return (response, HTTPBody(try await collect(reported, upTo: bodyLimit)))
         }
     }
 

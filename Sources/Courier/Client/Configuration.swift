@@ -29,6 +29,12 @@ public struct Configuration: Sendable {
     public var decoder = JSONDecoder()
     /// Writes JSON bodies. An endpoint's own encoder wins.
     public var encoder = JSONEncoder()
+    /// How many redirects (301, 302, 303, 307, 308) one call follows; 10 by default, 0 delivers
+    /// them as ``CourierError/Kind/unexpectedStatus``. Courier follows them itself, on every
+    /// transport: `Authorization`, `Cookie` and `Proxy-Authorization` never go to another origin
+    /// (scheme, host or port), 303 (and 301/302 after a POST) continue as GET without the body, and
+    /// a loop fails with ``CourierError/Kind/invalidResponse``.
+    public var redirectLimit = 10
     /// How query strings and form bodies write lists and Booleans.
     public var queryEncoder = QueryStringEncoder()
     /// The largest response body read into memory, 16 MiB by default; a larger one fails with

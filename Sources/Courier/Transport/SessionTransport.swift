@@ -26,8 +26,10 @@ public struct SessionTransport: ClientTransport {
     private let base: URLSessionTransport
 
     /// Creates the transport.
-    /// - Parameter session: The session to send with.
-    public init(session: URLSession = .shared) {
+    /// - Parameter session: The session to send with. Courier follows redirects itself (see
+    ///   ``Configuration/redirectLimit``) only when the session does not: give a session whose
+    ///   delegate refuses them, as ``Foundation/URLSession/courierShared``'s does.
+    public init(session: URLSession = .courierShared) {
         self.session = session
         self.base = URLSessionTransport(configuration: .init(session: session))
     }
@@ -199,6 +201,16 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)  // Courier follows redirects itself.
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
         didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
@@ -285,9 +297,34 @@ extension ClientTransport where Self == SessionTransport {
     /// On Linux, URLSession buffers ordinary bodies and scales to about 16 requests in flight; for
     /// servers and command-line tools there, prefer the AsyncHTTPClient transport from the
     /// `CourierAsyncHTTPClient` product.
-    /// - Parameter session: The session to send with; `URLSession.shared` by default.
+    /// - Parameter session: The session to send with; ``Foundation/URLSession/courierShared`` by
+    ///   default.
     /// - Returns: A transport for ``Client``.
-    public static func urlSession(_ session: URLSession = .shared) -> SessionTransport {
+    public static func urlSession(_ session: URLSession = .courierShared) -> SessionTransport {
         SessionTransport(session: session)
+    }
+}
+
+extension URLSession {
+    /// The session Courier's URLSession transport uses unless given another: the default
+    /// configuration, and a delegate that leaves redirects to Courier, so that credentials never
+    /// follow a redirect to another origin. Created on first use and kept for the process.
+    public static let courierShared = URLSession(
+        configuration: .default,
+        delegate: RedirectRefusingDelegate(),
+        delegateQueue: nil
+    )
+}
+
+/// Hands every redirect response back to the caller instead of following it.
+final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }
