@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Cancellation, timeouts and offline failures against real sockets")
 struct CancellationAndTimeoutTests {
-    @Test("a 5-second request cancelled after 100 ms ends within 1 s as cancelled", arguments: TransportKind.allCases)
+    @Test("a 5-second request cancelled after 100 ms ends well before 5 s as cancelled", arguments: TransportKind.allCases)
     func taskCancellation(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
             let client = backends.echo()
@@ -16,7 +16,7 @@ struct CancellationAndTimeoutTests {
                 task.cancel()
                 return await task.result
             }
-            #expect(elapsed < .seconds(1))
+            #expect(elapsed < .seconds(2.5))  // room for a machine busy with the other suites
             guard case .failure(let error as CourierError) = result else {
                 Issue.record("expected a cancellation error, got \(result)")
                 return
@@ -41,7 +41,7 @@ struct CancellationAndTimeoutTests {
                     }
                 }
             }
-            #expect(elapsed < .seconds(1))
+            #expect(elapsed < .seconds(2.5))
             guard case .failure(let error) = result else {
                 Issue.record("a cancelled request delivered a success")
                 return
