@@ -38,19 +38,14 @@ enum RequestBuilder {
 
         var bodyData: Data?
         var bodyFile: URL?
-        if let body = request.body, case .file(let url, let contentType) = body.content {
-            guard url.isFileURL else {
-                throw CourierError(.invalidRequest, message: "A file body needs a file: URL, not \(url.absoluteString).")
-            }
-            bodyFile = url
-            if headerFields[.contentType] == nil { headerFields[.contentType] = contentType }
-        } else if let body = request.body {
+        if let body = request.body {
             let encoded = try encode(
                 body,
                 encoder: request.encoder ?? configuration.encoder,
                 configuration: configuration
             )
             bodyData = encoded.data
+            bodyFile = encoded.file
             if headerFields[.contentType] == nil { headerFields[.contentType] = encoded.contentType }
         }
 
@@ -76,7 +71,7 @@ enum RequestBuilder {
         _ body: RequestBody,
         encoder: JSONEncoder,
         configuration: Configuration
-    ) throws(CourierError) -> (data: Data, contentType: String) {
+    ) throws(CourierError) -> (data: Data?, file: URL?, contentType: String) {
         switch body.content {
         case .json(let value):
             do {
@@ -86,7 +81,7 @@ enum RequestBuilder {
                     members.merge(bodyFields, uniquingKeysWith: { own, _ in own })
                     data = try JSONEncoder().encode(JSONValue.object(members))
                 }
-                return (data, "application/json")
+                return (data, nil, "application/json")
             } catch {
                 throw CourierError(
                     .encodingFailed,
@@ -95,15 +90,19 @@ enum RequestBuilder {
                 )
             }
         case .form(let parameters):
-            return (Data(configuration.queryEncoder.encode(parameters, for: .formBody).utf8),
+            return (Data(configuration.queryEncoder.encode(parameters, for: .formBody).utf8), nil,
                 "application/x-www-form-urlencoded; charset=utf-8")
         case .multipart(let form):
             let encoded = form.encoded()
-            return (encoded.body, encoded.contentType)
+            return (encoded.body, nil, encoded.contentType)
         case .data(let data, let contentType):
-            return (data, contentType)
-        case .file:
-            return (Data(), "application/octet-stream")  // streamed by the client, see `prepare`
+            return (data, nil, contentType)
+        case .file(let url, let contentType):
+            // Streamed from disk by the client when the request is sent.
+            guard url.isFileURL else {
+                throw CourierError(.invalidRequest, message: "A file body needs a file: URL, not \(url.absoluteString).")
+            }
+            return (nil, url, contentType)
         }
     }
 }
