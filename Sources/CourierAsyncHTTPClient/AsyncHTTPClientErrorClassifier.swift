@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// Turns AsyncHTTPClient's and SwiftNIO's errors into ``CourierError`` kinds. The one place that
 /// knows their cases, as `TransportErrorClassifier` is for URLSession.
@@ -27,6 +28,15 @@ enum AsyncHTTPClientErrorClassifier {
             }
         }
         if error is HTTPParserError { return .invalidResponse }
+        if let sslError = error as? NIOSSLError {
+            switch sslError {
+            case .handshakeFailed: return .untrustedServer
+            case .uncleanShutdown: return .notConnected
+            default: return .transportFailed
+            }
+        }
+        // A certificate that does not name the host.
+        if error is NIOSSLExtraError { return .untrustedServer }
         return CourierError(error).kind
     }
 

@@ -20,7 +20,7 @@ extension HTTPClientTransport: FileTransferTransport {
             } else if let body = transfer.body {
                 clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
             }
-            let response = try await client.execute(clientRequest, timeout: .hours(24))
+            let response = try await client(for: transfer.origin).execute(clientRequest, timeout: .hours(24))
             let head = Self.head(of: response)
             let total = head.headerFields[.contentLength].flatMap(Int64.init)
             if let destination = transfer.destination {

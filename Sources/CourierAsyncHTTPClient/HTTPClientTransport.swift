@@ -22,9 +22,14 @@ import OpenAPIRuntime
 /// whole process and is never shut down. An `HTTPClient` you pass in stays yours: shut it down
 /// after the last request.
 public struct HTTPClientTransport: ClientTransport {
-    /// The `HTTPClient` requests go through.
+    /// The `HTTPClient` requests go through (hosts with public-key pins have their own, see
+    /// ``init(trust:eventLoopGroup:configuration:)``).
     public let client: HTTPClient
     private let deadline: TimeAmount
+    /// One client per pinned host, whose connections are checked against that host's pins.
+    let pinnedClients: [String: HTTPClient]
+    /// Whether ``shutdown()`` shuts the clients down: only those this transport created.
+    let ownsClients: Bool
 
     /// Creates the transport.
     /// - Parameters:
@@ -32,9 +37,21 @@ public struct HTTPClientTransport: ClientTransport {
     ///   - deadline: AsyncHTTPClient's own per-request deadline; Courier's timeouts usually end a
     ///     request first.
     public init(client: HTTPClient = .courierShared, deadline: Duration = .seconds(300)) {
+        self.init(client: client, pinnedClients: [:], ownsClients: false, deadline: deadline)
+    }
+
+    init(client: HTTPClient, pinnedClients: [String: HTTPClient], ownsClients: Bool, deadline: Duration) {
         self.client = client
+        self.pinnedClients = pinnedClients
+        self.ownsClients = ownsClients
         let (seconds, attoseconds) = deadline.components
         self.deadline = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    /// The client for requests to `origin`: the pinned host's own, or the general one.
+    func client(for origin: URL) -> HTTPClient {
+        guard !pinnedClients.isEmpty, let host = origin.host?.lowercased() else { return client }
+        return pinnedClients[host] ?? client
     }
 
     /// Sends a request; errors are ``CourierError``s.
@@ -49,7 +66,7 @@ public struct HTTPClientTransport: ClientTransport {
             if let body {
                 clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
             }
-            let response = try await client.execute(clientRequest, timeout: deadline)
+            let response = try await client(for: baseURL).execute(clientRequest, timeout: deadline)
             let head = Self.head(of: response)
             switch request.method {
             case .head, .connect: return (head, nil)

@@ -1,7 +1,10 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 
 /// The example backends of Courier's documentation as a real HTTP server: social (`/api/v1`),
 /// movies shaped like TheMovieDB (`/3`), auth (`/authenticate`, `/token`), analytics (`/v1/events`),
@@ -19,8 +22,11 @@ import NIOCore
 /// ```
 ///
 /// Fault injection: send `X-Fault` (or a `_fault` query item) with comma-separated directives —
-/// `delay=MS`, `status=CODE`, `message=TEXT`, `reset`, `truncate`, `malformed`,
-/// `wrong-content-type`, `empty`, `huge=BYTES`.
+/// `delay=MS`, `status=CODE`, `message=TEXT`, `close`, `reset`, `truncate`, `trickle=MS`,
+/// `malformed`, `wrong-shape`, `wrong-content-type`, `empty`, `no-content`, `huge=BYTES`.
+///
+/// HTTPS: set ``Options/tls`` to a ``LoopbackCertificates`` and both ports serve TLS with its
+/// server certificate (``baseURL`` then starts with `https://`).
 public final class ReferenceServer: Sendable {
     /// How to run the server.
     public struct Options: Sendable {
@@ -36,6 +42,8 @@ public final class ReferenceServer: Sendable {
         public var movieAPIKey = "courier-demo-key"
         /// The server's own log level; `critical` keeps demo and test output quiet.
         public var logLevel: Logger.Level = .critical
+        /// Serve HTTPS with these certificates instead of plain HTTP.
+        public var tls: LoopbackCertificates?
 
         /// Default options.
         public init() {}
@@ -54,6 +62,8 @@ public final class ReferenceServer: Sendable {
     public let movieAPIKey: String
     private let store: ReferenceStore
     private let ledger: ReliabilityLedger
+    private let requests: RequestCounter
+    private let scheme: String
     private let tasks: [Task<Void, any Error>]
 
     private init(
@@ -63,9 +73,13 @@ public final class ReferenceServer: Sendable {
         movieAPIKey: String,
         store: ReferenceStore,
         ledger: ReliabilityLedger,
+        requests: RequestCounter,
+        scheme: String,
         tasks: [Task<Void, any Error>]
     ) {
         self.ledger = ledger
+        self.requests = requests
+        self.scheme = scheme
         self.host = host
         self.port = port
         self.analyticsPort = analyticsPort
@@ -74,10 +88,14 @@ public final class ReferenceServer: Sendable {
         self.tasks = tasks
     }
 
-    /// `http://127.0.0.1:PORT`.
-    public var baseURL: String { "http://\(host):\(port)" }
-    /// `http://127.0.0.1:ANALYTICS_PORT`.
-    public var analyticsBaseURL: String { "http://\(host):\(analyticsPort)" }
+    /// `http://127.0.0.1:PORT` (`https` with ``Options/tls``).
+    public var baseURL: String { "\(scheme)://\(host):\(port)" }
+    /// `http://127.0.0.1:ANALYTICS_PORT` (`https` with ``Options/tls``).
+    public var analyticsBaseURL: String { "\(scheme)://\(host):\(analyticsPort)" }
+
+    /// How many requests have reached the routes of either port (a TLS handshake the client
+    /// refused adds none).
+    public var requestCount: Int { requests.value }
 
     /// How many token refreshes the auth backend has served.
     public var refreshCount: Int {
@@ -108,9 +126,11 @@ public final class ReferenceServer: Sendable {
         logger.logLevel = options.logLevel
         let store = ReferenceStore(tokenLifetime: options.tokenLifetime)
         let ledger = ReliabilityLedger()
+        let requests = RequestCounter()
+        let server = try serverBuilder(tls: options.tls)
 
-        let main = Router(context: BasicRequestContext.self)
-        main.add(middleware: FaultInjectionMiddleware())
+        let main = Router(context: ReferenceRequestContext.self)
+        main.add(middleware: FaultInjectionMiddleware(requests: requests))
         SocialRoutes.register(on: main, store: store)
         MovieRoutes.register(on: main, apiKey: options.movieAPIKey)
         AuthRoutes.register(on: main, store: store)
@@ -121,15 +141,16 @@ public final class ReferenceServer: Sendable {
         RedirectRoutes.register(on: main)
         ReliabilityRoutes.register(on: main, ledger: ledger)
 
-        let analytics = Router(context: BasicRequestContext.self)
-        analytics.add(middleware: FaultInjectionMiddleware())
+        let analytics = Router(context: ReferenceRequestContext.self)
+        analytics.add(middleware: FaultInjectionMiddleware(requests: requests))
         AnalyticsRoutes.register(on: analytics, store: store)
         EchoRoutes.register(on: analytics)
 
-        let (mainPort, mainTask) = try await run(main, host: options.host, port: options.port, logger: logger)
+        let (mainPort, mainTask) = try await run(main, server: server, host: options.host, port: options.port, logger: logger)
         do {
             let (analyticsPort, analyticsTask) = try await run(
                 analytics,
+                server: server,
                 host: options.host,
                 port: options.analyticsPort,
                 logger: logger
@@ -141,6 +162,8 @@ public final class ReferenceServer: Sendable {
                 movieAPIKey: options.movieAPIKey,
                 store: store,
                 ledger: ledger,
+                requests: requests,
+                scheme: options.tls == nil ? "http" : "https",
                 tasks: [mainTask, analyticsTask]
             )
         } catch {
@@ -165,9 +188,20 @@ public final class ReferenceServer: Sendable {
         }
     }
 
+    /// HTTP/1.1, wrapped in TLS when certificates are given.
+    private static func serverBuilder(tls: LoopbackCertificates?) throws -> HTTPServerBuilder {
+        guard let tls else { return .http1() }
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(tls.serverCertificatePEM.utf8)).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(tls.serverPrivateKeyPEM.utf8), format: .pem))
+        )
+        return try .tls(.http1(), tlsConfiguration: configuration)
+    }
+
     /// Runs one application in a task; returns its bound port once it listens.
     private static func run(
-        _ router: Router<BasicRequestContext>,
+        _ router: Router<ReferenceRequestContext>,
+        server: HTTPServerBuilder,
         host: String,
         port: Int,
         logger: Logger
@@ -175,6 +209,7 @@ public final class ReferenceServer: Sendable {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "courier-reference"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? port)

@@ -65,3 +65,53 @@ struct CourierErrorTests {
         #expect(!error.description.contains("secret"))
     }
 }
+
+@Suite("Public-key pins")
+struct PublicKeyPinTests {
+    @Test("a pin reads its base64 form, with or without the sha256/ prefix, and prints it back")
+    func base64() throws {
+        let digest = (0..<32).map { UInt8($0) }
+        let text = Data(digest).base64EncodedString()
+        let pin = try PublicKeyPin(sha256Base64: text)
+        #expect(pin.sha256 == digest)
+        #expect(try PublicKeyPin(sha256Base64: "sha256/" + text) == pin)
+        #expect(pin.description == "sha256/" + text)
+    }
+
+    @Test("text that is not base64 of 32 bytes is an invalid request", arguments: ["", "not base64!", "AAAA", Data(count: 31).base64EncodedString()])
+    func invalid(text: String) {
+        let error = #expect(throws: CourierError.self) { try PublicKeyPin(sha256Base64: text) }
+        #expect(error?.kind == .invalidRequest)
+    }
+
+    @Test("hosts are compared case-insensitively; a host without pins passes")
+    func permits() throws {
+        let pin = try PublicKeyPin(sha256: Array(repeating: 9, count: 32))
+        let trust = ServerTrust(pins: ["API.Example.com": [pin]])
+        #expect(trust.permits(host: "api.example.com", publicKeySHA256: pin.sha256))
+        #expect(!trust.permits(host: "api.example.com", publicKeySHA256: Array(repeating: 8, count: 32)))
+        #expect(trust.permits(host: "other.example.com", publicKeySHA256: Array(repeating: 8, count: 32)))
+        #expect(trust.pins(forHost: "other.example.com") == nil)
+    }
+}
+
+@Suite("SubjectPublicKeyInfo from a raw key")
+struct SubjectPublicKeyInfoTests {
+    @Test("an RSA-2048 key gets the standard 24-byte header, with long-form DER lengths")
+    func rsa2048() throws {
+        // The PKCS#1 encoding of a 2048-bit key with exponent 65537 is 270 bytes.
+        let raw = [UInt8](repeating: 0x5A, count: 270)
+        let der = try #require(SubjectPublicKeyInfo.der(algorithm: .rsa, keySizeInBits: 2048, rawKey: raw))
+        let header: [UInt8] = [
+            0x30, 0x82, 0x01, 0x22, 0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01,
+            0x01, 0x05, 0x00, 0x03, 0x82, 0x01, 0x0F, 0x00,
+        ]
+        #expect(Array(der.prefix(header.count)) == header)
+        #expect(Array(der.dropFirst(header.count)) == raw)
+    }
+
+    @Test("an EC curve pins do not cover gives no SubjectPublicKeyInfo")
+    func unknownCurve() {
+        #expect(SubjectPublicKeyInfo.der(algorithm: .ellipticCurve, keySizeInBits: 224, rawKey: [4]) == nil)
+    }
+}

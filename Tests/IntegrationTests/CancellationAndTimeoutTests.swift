@@ -124,9 +124,3 @@ struct CancellationAndTimeoutTests {
         #expect(result.error?.localizedDescription == "No Internet connection.")
     }
 }
-
-extension Result {
-    var error: Failure? {
-        if case .failure(let error) = self { error } else { nil }
-    }
-}

@@ -90,7 +90,7 @@ struct MiddlewareScenarioTests {
         try await withBackends(transport) { backends in
             let client = root(backends, [RetryMiddleware(.exponential(maxAttempts: 3, backoff: Backoff(base: .milliseconds(20))))])
             let post = await capture { try await client.send(Request<Attempts>(.post, "flaky/post", query: ["failures": 2])) }
-            #expect(post.failure?.kind == .serverError)
+            #expect(post.error?.kind == .serverError)
             let postHits = await backends.server.hits(forKey: "post")
             #expect(postHits == 1)
 
@@ -175,11 +175,5 @@ struct MiddlewareScenarioTests {
                 #expect(!log.contains(secret))
             }
         }
-    }
-}
-
-extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { error } else { nil }
     }
 }

@@ -8,7 +8,7 @@ extension CourierError {
             case notConnected, timedOut, cancelled
             case unauthorized, forbidden, notFound, rateLimited, clientError, serverError, unexpectedStatus
             case invalidRequest, encodingFailed, decodingFailed, invalidResponse, responseTooLarge
-            case transportFailed, fileAccessFailed
+            case transportFailed, fileAccessFailed, untrustedServer
         }
 
         let code: Code
@@ -52,6 +52,10 @@ extension CourierError {
         /// A file to upload could not be read, or a download could not be written to its destination.
         public static let fileAccessFailed = Kind(code: .fileAccessFailed)
 
+        /// The server's certificate was not trusted, or its public key matched none of the host's
+        /// pins (``ServerTrust``). Nothing of the request was sent.
+        public static let untrustedServer = Kind(code: .untrustedServer)
+
         /// The kind's name, e.g. `notFound`.
         public var description: String { code.rawValue }
 
@@ -93,6 +97,7 @@ extension CourierError {
             case .responseTooLarge: "The server's response was too large."
             case .transportFailed: "The request could not be completed."
             case .fileAccessFailed: "The file could not be read or saved."
+            case .untrustedServer: "The server's identity could not be verified. The connection was not used."
             }
         }
     }

@@ -16,6 +16,7 @@ enum TransportErrorClassifier {
         if let posixError = error as? POSIXError { return kind(of: posixError.code) }
         let nsError = error as NSError
         if isIncompleteBody(nsError) { return .invalidResponse }
+        if isCertificateProblem(nsError) { return .untrustedServer }
         if nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) {
             return kind(of: code)
         }
@@ -31,6 +32,15 @@ enum TransportErrorClassifier {
     static func isIncompleteBody(_ error: NSError) -> Bool {
         guard error.domain == NSURLErrorDomain, error.code == URLError.Code.unknown.rawValue else { return false }
         return error.localizedDescription.contains("outstanding read data remaining")
+    }
+
+    /// The same on Linux for a certificate libcurl refused (unknown issuer, wrong host name,
+    /// expired); Apple platforms report `serverCertificateUntrusted` and its siblings.
+    static func isCertificateProblem(_ error: NSError) -> Bool {
+        guard error.domain == NSURLErrorDomain, error.code == URLError.Code.unknown.rawValue else { return false }
+        let message = error.localizedDescription
+        return message.hasPrefix("SSL certificate problem") || message.contains("certificate subject name")
+            || message.contains("SSL peer certificate")
     }
 
     static func kind(of code: URLError.Code) -> CourierError.Kind {
@@ -50,6 +60,9 @@ enum TransportErrorClassifier {
             .responseTooLarge
         case .badURL, .unsupportedURL:
             .invalidRequest
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+            .serverCertificateHasUnknownRoot, .secureConnectionFailed:
+            .untrustedServer
         default:
             .transportFailed
         }

@@ -2,8 +2,8 @@ import Foundation
 
 /// What a request asked the reference server to do wrong, from an `X-Fault` header or a `_fault`
 /// query item: comma-separated directives such as `delay=5000`, `status=503`,
-/// `status=500,message=Database unavailable`, `reset`, `truncate`, `malformed`,
-/// `wrong-content-type`, `empty`, `huge=10000000`.
+/// `status=500,message=Database unavailable`, `close`, `reset`, `truncate`, `trickle=100`,
+/// `malformed`, `wrong-shape`, `wrong-content-type`, `empty`, `no-content`, `huge=10000000`.
 struct Fault: Sendable, Equatable {
     /// Wait this long before handling the request.
     var delay: Duration?
@@ -11,16 +11,24 @@ struct Fault: Sendable, Equatable {
     var status: Int?
     /// The message of that error body.
     var message: String?
+    /// Close the connection without answering.
+    var close = false
     /// Send part of the body (no declared length) and then drop the connection.
     var reset = false
     /// Declare the full `Content-Length`, send half the body, then close.
     var truncate = false
+    /// Send the body one byte at a time, this long apart.
+    var trickleInterval: Duration?
     /// Replace the body with broken JSON.
     var malformed = false
+    /// Replace the body with valid JSON that has none of the expected fields.
+    var wrongShape = false
     /// Send the body as `text/html`.
     var wrongContentType = false
     /// Send a 200 with no body.
     var empty = false
+    /// Send a 204 with no body.
+    var noContent = false
     /// Send a 200 JSON body of this many bytes.
     var hugeSize: Int?
 
@@ -34,7 +42,11 @@ struct Fault: Sendable, Equatable {
             case "delay": delay = value.flatMap(Int.init).map { .milliseconds($0) }
             case "status": status = value.flatMap(Int.init)
             case "message": message = value
+            case "close": close = true
             case "reset": reset = true
+            case "trickle": trickleInterval = .milliseconds(value.flatMap(Int.init) ?? 100)
+            case "wrong-shape": wrongShape = true
+            case "no-content": noContent = true
             case "truncate": truncate = true
             case "malformed": malformed = true
             case "wrong-content-type": wrongContentType = true

@@ -4,19 +4,28 @@ import NIOCore
 
 /// Applies a request's ``Fault`` to its response: the reference server's fault injection.
 struct FaultInjectionMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ReferenceRequestContext
 
     /// Thrown by a body writer to make the server drop the connection mid-body.
     struct InjectedDisconnect: Error {}
+
+    /// Counts every request that reaches the routes (TLS tests prove a refused handshake sent none).
+    let requests: RequestCounter
 
     func handle(
         _ request: Request,
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        requests.increment()
         let text = request.headerValue("X-Fault") ?? request.uri.queryParameters["_fault"].map(String.init)
         guard let fault = Fault(text) else { return try await next(request, context) }
         if let delay = fault.delay { try await Task.sleep(for: delay) }
+        if fault.close {
+            try? await context.channel.close()
+            throw InjectedDisconnect()
+        }
+        if fault.noContent { return Response(status: .noContent) }
         if let status = fault.status {
             let message = fault.message ?? "Injected failure"
             return request.uri.path.hasPrefix("/3/")
@@ -34,7 +43,26 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"id\": 1, \"name\": \"Ada\", \"email\": "))
             )
         }
+        if fault.wrongShape {
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"unexpected": [1, 2, 3], "id": "not a number"}"#))
+            )
+        }
         var response = try await next(request, context)
+        if let interval = fault.trickleInterval {
+            let buffer = try await Self.collect(response.body)
+            response.headers[.contentLength] = nil
+            response.body = ResponseBody(contentLength: buffer.readableBytes) { writer in
+                for index in buffer.readerIndex..<buffer.writerIndex {
+                    guard let byte = buffer.getSlice(at: index, length: 1) else { break }
+                    try await writer.write(byte)
+                    try await Task.sleep(for: interval)
+                }
+                try await writer.finish(nil)
+            }
+        }
         if fault.wrongContentType {
             response.headers[.contentType] = "text/html; charset=utf-8"
         }

@@ -3,7 +3,7 @@ import Hummingbird
 /// The analytics backend: accepts batches of events. Needs an `X-App-ID` header (a common
 /// parameter of the analytics client); errors are `{"message": "…"}`.
 enum AnalyticsRoutes {
-    static func register(on router: Router<BasicRequestContext>, store: ReferenceStore) {
+    static func register(on router: Router<ReferenceRequestContext>, store: ReferenceStore) {
         router.post("v1/events") { request, _ -> Response in
             guard let appID = request.headerValue("X-App-ID"), !appID.isEmpty else {
                 return JSONResponse.message("X-App-ID header is required", status: .badRequest)

@@ -11,7 +11,7 @@ enum AuthRoutes {
         var user_id: Int
     }
 
-    static func register(on router: Router<BasicRequestContext>, store: ReferenceStore) {
+    static func register(on router: Router<ReferenceRequestContext>, store: ReferenceStore) {
         router.post("authenticate") { request, _ -> Response in
             struct Credentials: Decodable {
                 var email: String?

@@ -30,7 +30,7 @@ enum BenchRoutes {
         )
     }
 
-    static func register(on router: Router<BasicRequestContext>) {
+    static func register(on router: Router<ReferenceRequestContext>) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let small = ByteBuffer(bytes: (try? encoder.encode(record(1))) ?? Data())

@@ -20,7 +20,7 @@ enum EchoRoutes {
 
     static let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .head, .options]
 
-    static func register(on router: Router<BasicRequestContext>) {
+    static func register(on router: Router<ReferenceRequestContext>) {
         for method in methods {
             router.on("echo", method: method) { request, _ in try await echo(request) }
             router.on("echo/**", method: method) { request, _ in try await echo(request) }

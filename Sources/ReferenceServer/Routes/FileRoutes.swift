@@ -18,7 +18,7 @@ enum FileRoutes {
 
     static let largestFile = 16 * 1024 * 1024 * 1024
 
-    static func register(on router: Router<BasicRequestContext>) {
+    static func register(on router: Router<ReferenceRequestContext>) {
         let piece = ByteBuffer(bytes: FilePattern.bytes(0..<FilePattern.pieceSize))
         router.get("files/:bytes") { _, context -> Response in
             guard let size = context.parameters.get("bytes", as: Int.self), (0...largestFile).contains(size) else {

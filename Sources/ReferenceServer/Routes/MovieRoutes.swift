@@ -6,7 +6,7 @@ import Hummingbird
 enum MovieRoutes {
     static let pageSize = 20
 
-    static func register(on router: Router<BasicRequestContext>, apiKey: String) {
+    static func register(on router: Router<ReferenceRequestContext>, apiKey: String) {
         let api = router.group("3")
 
         api.get("movie/popular") { request, _ -> Response in
@@ -52,7 +52,7 @@ enum MovieRoutes {
         return nil
     }
 
-    static func movie(_ context: BasicRequestContext) -> WireMovie? {
+    static func movie(_ context: ReferenceRequestContext) -> WireMovie? {
         guard let id = context.parameters.get("id", as: Int.self) else { return nil }
         return SampleData.movies.first { $0.id == id }
     }

@@ -13,7 +13,7 @@ enum RedirectRoutes {
         var hops: Int
     }
 
-    static func register(on router: Router<BasicRequestContext>) {
+    static func register(on router: Router<ReferenceRequestContext>) {
         for method in [HTTPRequest.Method.get, .post, .put] {
             router.on("redirect", method: method) { request, _ -> Response in
                 let status = HTTPResponse.Status(code: request.queryInt("status") ?? 302)

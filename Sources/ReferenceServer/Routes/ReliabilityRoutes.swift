@@ -15,7 +15,7 @@ enum ReliabilityRoutes {
         var attempts: Int
     }
 
-    static func register(on router: Router<BasicRequestContext>, ledger: ReliabilityLedger) {
+    static func register(on router: Router<ReferenceRequestContext>, ledger: ReliabilityLedger) {
         for method in [HTTPRequest.Method.get, .post, .put] {
             router.on("flaky/:key", method: method) { request, context -> Response in
                 let key = context.parameters.get("key") ?? ""

@@ -6,7 +6,7 @@ import NIOCore
 /// The social backend (`/api/v1`): friends of a user, add and remove a friend, avatars.
 /// Errors are `{"message": "…"}`; every route needs a valid access token.
 enum SocialRoutes {
-    static func register(on router: Router<BasicRequestContext>, store: ReferenceStore) {
+    static func register(on router: Router<ReferenceRequestContext>, store: ReferenceStore) {
         let api = router.group("api/v1")
 
         api.get("friends") { request, _ -> Response in

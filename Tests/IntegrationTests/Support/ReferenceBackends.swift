@@ -106,6 +106,13 @@ func capture<T>(_ body: () async throws -> T) async -> Result<T, CourierError> {
     }
 }
 
+extension Result {
+    /// The error of a failure, `nil` for a success.
+    var error: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
+
 /// Values appended from several tasks, read at the end of a test.
 // @unchecked: `values` is only touched under `lock`.
 final class LockedValues<Value: Sendable>: @unchecked Sendable {

@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import Courier
+import Crypto
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+extension HTTPClientTransport {
+    /// A transport that trusts `trust`'s additional root certificates and checks every new
+    /// connection to a pinned host against that host's public-key pins.
+    ///
+    /// ```swift
+    /// let transport = try HTTPClientTransport(trust: ServerTrust(
+    ///     additionalRootCertificates: [rootPEM],
+    ///     pins: ["api.example.com": [try PublicKeyPin(sha256Base64: currentKey), try PublicKeyPin(sha256Base64: backupKey)]]
+    /// ))
+    /// let client = Client(baseURL: "https://api.example.com", transport: transport)
+    /// // …
+    /// try await transport.shutdown()
+    /// ```
+    ///
+    /// The check runs when the TLS handshake has finished and before the connection carries a
+    /// request: a server whose certificate's SubjectPublicKeyInfo hashes to none of the pins gets
+    /// its connection closed, and the request fails with ``Courier/CourierError/Kind/untrustedServer``
+    /// without a byte of it sent. A certificate that does not chain to a trusted root or does not
+    /// name the host fails the same way, during the handshake.
+    ///
+    /// The transport creates its `HTTPClient`s (one for unpinned hosts, one per pinned host, so a
+    /// connection is always checked against the pins of the host it was opened for): call
+    /// ``shutdown()`` when done with it.
+    ///
+    /// - Parameters:
+    ///   - trust: Extra roots and per-host pins.
+    ///   - eventLoopGroup: Where the connections run; NIO's shared group by default.
+    ///   - configuration: The clients' configuration; its TLS settings are replaced.
+    /// - Throws: ``Courier/CourierError/Kind/invalidRequest`` when a root certificate is not valid PEM.
+    public init(
+        trust: ServerTrust,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        configuration: HTTPClient.Configuration = HTTPClient.courierConfiguration()
+    ) throws {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        do {
+            let roots = try trust.additionalRootCertificates.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) }
+            if !roots.isEmpty { tls.additionalTrustRoots = [.certificates(roots)] }
+        } catch {
+            throw CourierError(.invalidRequest, message: "A root certificate is not valid PEM.", underlyingError: error)
+        }
+        var general = configuration
+        general.tlsConfiguration = tls
+        var pinnedClients: [String: HTTPClient] = [:]
+        for host in trust.pins.keys {
+            var pinned = general
+            let check = PinCheck(host: host, trust: trust)
+            pinned.http1_1ConnectionDebugInitializer = check.verify
+            pinned.http2ConnectionDebugInitializer = check.verify
+            pinnedClients[host] = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: pinned)
+        }
+        self.init(
+            client: HTTPClient(eventLoopGroup: eventLoopGroup, configuration: general),
+            pinnedClients: pinnedClients,
+            ownsClients: true,
+            deadline: .seconds(300)
+        )
+    }
+
+    /// Shuts down the `HTTPClient`s this transport created; a client passed to
+    /// ``init(client:deadline:)`` stays yours and is left running.
+    /// - Throws: AsyncHTTPClient's error when a client fails to shut down.
+    public func shutdown() async throws {
+        guard ownsClients else { return }
+        for pinned in pinnedClients.values { try await pinned.shutdown() }
+        try await client.shutdown()
+    }
+}
+
+/// The check of one host's pins on a freshly opened connection.
+struct PinCheck: Sendable {
+    let host: String
+    let trust: ServerTrust
+
+    /// Succeeds when the peer's certificate matches a pin; otherwise closes the channel and fails.
+    @Sendable func verify(_ channel: any Channel) -> EventLoopFuture<Void> {
+        channel.nioSSL_peerCertificate().flatMapThrowing { certificate in
+            do {
+                try check(certificate)
+            } catch {
+                channel.close(promise: nil)
+                throw error
+            }
+        }
+    }
+
+    func check(_ certificate: NIOSSLCertificate?) throws {
+        guard let certificate else {
+            throw CourierError(.untrustedServer, message: "\(host) presented no certificate to check against its pins.")
+        }
+        let digest: [UInt8]
+        do {
+            digest = Array(SHA256.hash(data: try certificate.extractPublicKey().toSPKIBytes()))
+        } catch {
+            throw CourierError(.untrustedServer, message: "The public key of \(host)'s certificate could not be read.", underlyingError: error)
+        }
+        guard trust.permits(host: host, publicKeySHA256: digest) else {
+            let presented = (try? PublicKeyPin(sha256: digest)).map(String.init(describing:)) ?? "?"
+            throw CourierError(
+                .untrustedServer,
+                message: "\(host) presented public key \(presented), which matches none of its \(trust.pins(forHost: host)?.count ?? 0) pins."
+            )
+        }
+    }
+}
