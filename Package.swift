@@ -105,6 +105,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "ExampleAPIs",
                 "ReferenceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

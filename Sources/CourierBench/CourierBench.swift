@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import ExampleAPIs
 import Foundation
 import OpenAPIAsyncHTTPClient
 import OpenAPIURLSession
@@ -33,6 +34,9 @@ struct CourierBench: AsyncParsableCommand {
     @Flag(help: "Only the in-process cost of the layer itself, in ns per request.")
     var micro = false
 
+    @Flag(help: "Only the soak: 20,000 mixed example-app requests, 256 in flight, on each transport.")
+    var soak = false
+
     @Option(help: "Only workloads whose name starts with this (e.g. download, get_small), for profiling.")
     var only: String?
 
@@ -48,6 +52,11 @@ struct CourierBench: AsyncParsableCommand {
             return
         }
         let server = try await ReferenceServer.start()
+        if soak {
+            try await runSoak(server)
+            await server.stop()
+            return
+        }
         let raw = RawClients(baseURL: server.baseURL, httpClient: .courierShared, session: .shared)
         let ahcClient = Client(baseURL: BaseURL(server.baseURL), transport: .asyncHTTPClient(.courierShared))
         let urlSessionClient = Client(baseURL: BaseURL(server.baseURL), transport: .urlSession(.shared))
@@ -124,6 +133,23 @@ struct CourierBench: AsyncParsableCommand {
         await server.stop()
     }
 
+    /// 20,000 requests, 256 in flight, per transport: failures, in-flight count after, and resident
+    /// memory after the first 1,000 and after the last request.
+    func runSoak(_ server: ReferenceServer) async throws {
+        let transports: [(String, any ClientTransport)] = [("ahc", .asyncHTTPClient()), ("urlsession", .urlSession())]
+        for (name, transport) in transports {
+            let soak = try await Soak(
+                environment: .custom(BaseURL(server.baseURL)),
+                analyticsEnvironment: .custom(BaseURL(server.analyticsBaseURL)),
+                apiKey: server.movieAPIKey,
+                credentials: ReferenceServer.demoCredentials,
+                transport: transport
+            )
+            let report = await soak.run(total: 20_000, concurrency: 256)
+            output("soak \(name): \(report)")
+        }
+    }
+
     func selected(_ name: String) -> Bool {
         only.map { name.hasPrefix($0) } ?? true
     }
@@ -146,13 +172,13 @@ struct CourierBench: AsyncParsableCommand {
         var courierTotal = LoadRunner.Sample()
         var rawPeak = 0.0
         var courierPeak = 0.0
-        let baseline = LoadRunner.residentMebibytes()
+        let baseline = ResidentMemory.currentMebibytes()
         func timed(_ operation: () async throws -> Void, into sample: inout LoadRunner.Sample, peak: inout Double) async throws {
-            LoadRunner.resetPeakRSS()
+            ResidentMemory.resetPeak()
             let start = ContinuousClock.now
             try await operation()
             let elapsed = ContinuousClock.now - start
-            peak = max(peak, LoadRunner.peakRSSMebibytes())
+            peak = max(peak, ResidentMemory.peakMebibytes())
             // Freeing a gigabyte of page cache is the file system's cost, not the client's: do it
             // outside the timed part, for both sides alike.
             files.removeDownloads()
@@ -175,7 +201,7 @@ struct CourierBench: AsyncParsableCommand {
     }
 
     func report(_ workload: String, _ transport: String, _ concurrency: Int, raw: LoadRunner.Sample, courier: LoadRunner.Sample) {
-        var line = resultLine(workload, transport, concurrency, raw: raw, courier: courier, peakRSS: LoadRunner.peakRSSMebibytes())
+        var line = resultLine(workload, transport, concurrency, raw: raw, courier: courier, peakRSS: ResidentMemory.peakMebibytes())
         if raw.errors + courier.errors > 0 { line += " errors_raw=\(raw.errors) errors_courier=\(courier.errors)" }
         output(line)
     }

@@ -61,30 +61,6 @@ enum LoadRunner {
         total.elapsed = clock.now - start
         return total
     }
-
-    /// The process's peak resident memory since start or the last ``resetPeakRSS()``, from
-    /// `/proc/self/status` (0 where unavailable).
-    static func peakRSSMebibytes() -> Double {
-        statusMebibytes("VmHWM:")
-    }
-
-    /// The process's resident memory now.
-    static func residentMebibytes() -> Double {
-        statusMebibytes("VmRSS:")
-    }
-
-    /// Starts the peak over from the current resident memory (Linux: `clear_refs` value 5).
-    static func resetPeakRSS() {
-        try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
-    }
-
-    private static func statusMebibytes(_ field: String) -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
-            let kilobytes = line.split(separator: " ").compactMap({ Double($0) }).first
-        else { return 0 }
-        return kilobytes / 1024
-    }
 }
 
 extension Duration {

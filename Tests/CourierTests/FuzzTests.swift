@@ -8,7 +8,8 @@ import Testing
 /// Generated inputs for the code that turns app and server data into bytes and back. Every run
 /// draws 112,000 new inputs (seeds printed on failure; pin one with `.fixedSeed`); see
 /// CONTRIBUTING.md for running it alone.
-@Suite("Fuzzing: encoders, paths and error bodies on generated input")
+// Serialized: one core for the fuzzing, the other for the suites that measure time.
+@Suite("Fuzzing: encoders, paths and error bodies on generated input", .serialized)
 struct FuzzTests {
     /// Characters that break naive encoders: delimiters, controls, NUL, multi-scalar graphemes.
     static let hostile: [Character] = Array(

@@ -4,19 +4,19 @@ import Foundation
 import ReferenceServer
 import Testing
 
-@Suite("Cancellation, timeouts and offline failures against real sockets")
+@Suite("Cancellation, timeouts and offline failures against real sockets", .timingSensitive)
 struct CancellationAndTimeoutTests {
-    @Test("a 5-second request cancelled after 100 ms ends well before 5 s as cancelled", arguments: TransportKind.allCases)
+    @Test("a 30-second request cancelled after 100 ms ends at once as cancelled", arguments: TransportKind.allCases)
     func taskCancellation(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
             let client = backends.echo()
             let (result, elapsed) = await measure {
-                let task = Task { try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=5000")) }
+                let task = Task { try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=30000")) }
                 try? await Task.sleep(for: .milliseconds(100))
                 task.cancel()
                 return await task.result
             }
-            #expect(elapsed < .seconds(2.5))  // room for a machine busy with the other suites
+            #expect(elapsed < hangBound)
             guard case .failure(let error as CourierError) = result else {
                 Issue.record("expected a cancellation error, got \(result)")
                 return
@@ -41,7 +41,7 @@ struct CancellationAndTimeoutTests {
                     }
                 }
             }
-            #expect(elapsed < .seconds(2.5))
+            #expect(elapsed < hangBound)
             guard case .failure(let error) = result else {
                 Issue.record("a cancelled request delivered a success")
                 return
@@ -72,7 +72,7 @@ struct CancellationAndTimeoutTests {
                     return results
                 }
             }
-            #expect(elapsed < .seconds(2))
+            #expect(elapsed < hangBound)
             #expect(results.count == 5)
             for result in results {
                 if case .failure(let error) = result { #expect(error.kind == .cancelled) } else { Issue.record("a cancelled request succeeded") }
@@ -89,11 +89,11 @@ struct CancellationAndTimeoutTests {
             let client = backends.echo { $0.timeout = .seconds(30) }
             let (result, elapsed) = await measure {
                 await capture {
-                    try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=3000").timeout(.milliseconds(300)))
+                    try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=30000").timeout(.milliseconds(300)))
                 }
             }
-            // 300 ms plus room for a machine busy with the other suites; the server waits 3 s.
-            #expect(elapsed < .seconds(2.5))
+            // 300 ms plus room for a busy machine; the server would wait 30 s.
+            #expect(elapsed < hangBound)
             #expect(result.error?.kind == .timedOut)
             let value2 = try await client.send(Request<Echo>(.get, "after")).method
             #expect(value2 == "GET")
@@ -119,7 +119,7 @@ struct CancellationAndTimeoutTests {
         let (result, elapsed) = await measure {
             await capture { try await client.send(Request<Data>(.get, "anything")) }
         }
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < hangBound)
         #expect(result.error?.kind == .notConnected)
         #expect(result.error?.localizedDescription == "No Internet connection.")
     }

@@ -4,7 +4,7 @@ import Foundation
 import ReferenceServer
 import Testing
 
-@Suite("Example services end to end against the reference server")
+@Suite("Example services end to end against the reference server", .timingSensitive)
 struct ExampleServicesTests {
     let demo = ReferenceServer.demoCredentials
 

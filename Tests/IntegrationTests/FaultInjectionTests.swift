@@ -4,7 +4,7 @@ import Foundation
 import ReferenceServer
 import Testing
 
-@Suite("Server faults become specific errors, and the client keeps working")
+@Suite("Server faults become specific errors, and the client keeps working", .timingSensitive)
 struct FaultInjectionTests {
     /// What a row of the matrix expects.
     enum Outcome: Sendable {
@@ -27,7 +27,7 @@ struct FaultInjectionTests {
             _ name: String,
             fault: String,
             _ outcome: Outcome,
-            limit: Duration = .seconds(2),
+            limit: Duration = hangBound,
             configure: @escaping @Sendable (inout Configuration) -> Void = { _ in }
         ) -> Row {
             Row(name: name, outcome: outcome, limit: limit, configure: configure) { client, _ in
@@ -43,7 +43,7 @@ struct FaultInjectionTests {
     }
 
     static let matrix: [Row] = [
-        .echo("delay past the timeout", fault: "delay=5000", .fails([.timedOut]), limit: .seconds(3)) { $0.timeout = .seconds(1) },
+        .echo("delay past the timeout", fault: "delay=30000", .fails([.timedOut])) { $0.timeout = .seconds(1) },
         .echo("close before responding", fault: "close", .fails(connectionLost)),
         .echo("reset mid-body", fault: "reset", .fails(connectionLost)),
         .echo("body shorter than Content-Length", fault: "truncate", .fails(connectionLost)),
@@ -51,14 +51,14 @@ struct FaultInjectionTests {
         .echo("JSON of the wrong shape", fault: "wrong-shape", .fails([.decodingFailed])),
         .echo("wrong Content-Type", fault: "wrong-content-type", .fails([.invalidResponse])),
         .echo("empty body, typed response", fault: "empty", .fails([.decodingFailed])),
-        Row(name: "204 for Void", outcome: .succeeds, limit: .seconds(2)) { client, _ in
+        Row(name: "204 for Void", outcome: .succeeds, limit: hangBound) { client, _ in
             try await client.send(Request<Void>(.delete, "echo/item").header(.fault, "no-content"))
         },
-        .echo("body over the 16 MiB default limit", fault: "huge=20000000", .fails([.responseTooLarge]), limit: .seconds(4)),
-        .echo("one byte per 100 ms past the timeout", fault: "trickle=100", .fails([.timedOut]), limit: .seconds(3)) {
+        .echo("body over the 16 MiB default limit", fault: "huge=20000000", .fails([.responseTooLarge]), limit: hangBound + .seconds(2)),
+        .echo("one byte per 100 ms past the timeout", fault: "trickle=100", .fails([.timedOut])) {
             $0.timeout = .seconds(1)
         },
-        Row(name: "5xx burst", outcome: .fails([.serverError]), limit: .seconds(3), configure: retrying) { client, backends in
+        Row(name: "5xx burst", outcome: .fails([.serverError]), limit: hangBound, configure: retrying) { client, backends in
             // Five 503s in a row: three attempts fail, the error is the server's; the next call
             // meets the burst's last two failures and then its end.
             let burst = Request<JSONValue>(.get, "flaky/burst", query: ["failures": 5, "status": 503])
@@ -68,7 +68,7 @@ struct FaultInjectionTests {
             #expect(await backends.server.hits(forKey: "burst") == 6)
             _ = try first.get()
         },
-        Row(name: "429 storm", outcome: .fails([.rateLimited]), limit: .seconds(3), configure: retrying) { client, backends in
+        Row(name: "429 storm", outcome: .fails([.rateLimited]), limit: hangBound, configure: retrying) { client, backends in
             // 32 callers, every answer 429: each fails as rate limited, retries stay bounded.
             let storm = Request<JSONValue>(.get, "flaky/storm", query: ["failures": 1_000_000, "status": 429, "retry_after": 0])
             let results = await withTaskGroup(of: Result<JSONValue, CourierError>.self) { group in
@@ -87,7 +87,7 @@ struct FaultInjectionTests {
     func fault(transport: TransportKind, row: Row) async throws {
         try await withBackends(transport) { backends in
             let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) {
-                $0.timeout = .seconds(10)
+                $0.timeout = .seconds(20)  // a hang shows as a failure past `limit`
                 row.configure(&$0)
             }
             let (result, elapsed) = await measure { await capture { try await row.send(client, backends) } }
@@ -103,7 +103,7 @@ struct FaultInjectionTests {
             let kind = result.error.map { $0.kind.description } ?? "success"
             print("fault-matrix | \(row) | \(transport) | \(kind) | \(Int(elapsed / .milliseconds(1))) ms")
 
-            let next = try await client.send(Request<Echo>(.get, "echo/next")).path
+            let next = try await client.send(Request<Echo>(.get, "echo/next").timeout(.seconds(20))).path
             #expect(next == "/echo/next")
         }
     }

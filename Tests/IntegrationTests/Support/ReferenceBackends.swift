@@ -90,6 +90,11 @@ struct Echo: Decodable, Sendable {
     }
 }
 
+/// The most a step that normally takes well under a second may take before a test calls it a hang.
+/// Generous, because every suite shares two cores with the soak's 256 requests in flight; each test
+/// using it makes the slow alternative (a server delay, a client timeout) take far longer.
+let hangBound: Duration = .seconds(6)
+
 /// The time `body` takes.
 func measure<T>(_ body: () async throws -> T) async rethrows -> (T, Duration) {
     let start = ContinuousClock.now
