@@ -132,7 +132,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ReadmeTests",
-            dependencies: ["Courier", "ReferenceServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "ReferenceServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

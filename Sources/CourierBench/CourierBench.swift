@@ -37,6 +37,9 @@ struct CourierBench: AsyncParsableCommand {
     @Flag(help: "Only the soak: 20,000 mixed example-app requests, 256 in flight, on each transport.")
     var soak = false
 
+    @Option(help: "Requests per transport in the soak.")
+    var soakRequests = 20_000
+
     @Option(help: "Only workloads whose name starts with this (e.g. download, get_small), for profiling.")
     var only: String?
 
@@ -133,7 +136,7 @@ struct CourierBench: AsyncParsableCommand {
         await server.stop()
     }
 
-    /// 20,000 requests, 256 in flight, per transport: failures, in-flight count after, and resident
+    /// 20,000 requests (`--soak-requests`), 256 in flight, per transport: failures, in-flight count after, and resident
     /// memory after the first 1,000 and after the last request.
     func runSoak(_ server: ReferenceServer) async throws {
         let transports: [(String, any ClientTransport)] = [("ahc", .asyncHTTPClient()), ("urlsession", .urlSession())]
@@ -145,7 +148,7 @@ struct CourierBench: AsyncParsableCommand {
                 credentials: ReferenceServer.demoCredentials,
                 transport: transport
             )
-            let report = await soak.run(total: 20_000, concurrency: 256)
+            let report = await soak.run(total: soakRequests, concurrency: 256)
             output("soak \(name): \(report)")
         }
     }

@@ -1,6 +1,7 @@
 // The README's tutorial, verbatim: `ReadmeTests` checks that every Swift block of README.md appears
 // here, and runs it against the reference server.
 import Courier
+import CourierAsyncHTTPClient
 import Foundation
 import Logging
 
@@ -148,4 +149,15 @@ func countBytes(_ client: Client) async throws -> Int {
         count += chunk.count
     }
     return count
+}
+
+// MARK: TLS: custom roots and public-key pins
+
+func makePinnedClient(rootPEM: String, currentKey: String, backupKey: String) throws -> (Client, HTTPClientTransport) {
+    let transport = try HTTPClientTransport(trust: ServerTrust(
+        additionalRootCertificates: [rootPEM],
+        pins: ["api.example.com": [try PublicKeyPin(sha256Base64: currentKey), try PublicKeyPin(sha256Base64: backupKey)]]
+    ))
+    // The transport owns its HTTPClients: call `try await transport.shutdown()` when done.
+    return (Client(baseURL: "https://api.example.com/v1", transport: transport), transport)
 }

@@ -67,9 +67,9 @@ open class PinningSessionDelegate: NSObject, URLSessionDelegate, @unchecked Send
               let leaf = chain.first,
               let key = SecCertificateCopyKey(leaf),
               let raw = SecKeyCopyExternalRepresentation(key, nil) as Data?,
-              let attributes = SecKeyCopyAttributes(key) as? [CFString: Any],
-              let type = attributes[kSecAttrKeyType] as? String,
-              let size = attributes[kSecAttrKeySizeInBits] as? Int
+              let attributes = SecKeyCopyAttributes(key) as? [String: Any],
+              let type = attributes[kSecAttrKeyType as String] as? String,
+              let size = attributes[kSecAttrKeySizeInBits as String] as? Int
         else { return nil }
         let algorithm: SubjectPublicKeyInfo.Algorithm
         switch type {
