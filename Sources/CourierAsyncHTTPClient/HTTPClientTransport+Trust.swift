@@ -34,18 +34,20 @@ extension HTTPClientTransport {
     ///   - trust: Extra roots and per-host pins.
     ///   - eventLoopGroup: Where the connections run; NIO's shared group by default.
     ///   - configuration: The clients' configuration; its TLS settings are replaced.
-    /// - Throws: ``Courier/CourierError/Kind/invalidRequest`` when a root certificate is not valid PEM.
+    /// - Throws: ``Courier/CourierError/Kind/invalidRequest`` when a root certificate is not valid PEM
+    ///   or not a certificate.
     public init(
         trust: ServerTrust,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         configuration: HTTPClient.Configuration = HTTPClient.courierConfiguration()
     ) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
+        let der = try trust.rootCertificatesDER()
         do {
-            let roots = try trust.additionalRootCertificates.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) }
+            let roots = try der.map { try NIOSSLCertificate(bytes: Array($0), format: .der) }
             if !roots.isEmpty { tls.additionalTrustRoots = [.certificates(roots)] }
         } catch {
-            throw CourierError(.invalidRequest, message: "A root certificate is not valid PEM.", underlyingError: error)
+            throw CourierError(.invalidRequest, message: "A root certificate is not a valid X.509 certificate.", underlyingError: error)
         }
         var general = configuration
         general.tlsConfiguration = tls

@@ -30,17 +30,21 @@ enum TransportErrorClassifier {
     /// unknown error (-1) whose only trace is curl's message; on Apple platforms it is
     /// `networkConnectionLost`. Either way the response arrived incomplete.
     static func isIncompleteBody(_ error: NSError) -> Bool {
-        guard error.domain == NSURLErrorDomain, error.code == URLError.Code.unknown.rawValue else { return false }
-        return error.localizedDescription.contains("outstanding read data remaining")
+        curlMessage(of: error)?.contains("outstanding read data remaining") == true
     }
 
     /// The same on Linux for a certificate libcurl refused (unknown issuer, wrong host name,
     /// expired); Apple platforms report `serverCertificateUntrusted` and its siblings.
     static func isCertificateProblem(_ error: NSError) -> Bool {
-        guard error.domain == NSURLErrorDomain, error.code == URLError.Code.unknown.rawValue else { return false }
-        let message = error.localizedDescription
+        guard let message = curlMessage(of: error) else { return false }
         return message.hasPrefix("SSL certificate problem") || message.contains("certificate subject name")
             || message.contains("SSL peer certificate")
+    }
+
+    /// libcurl's message, for the unknown URL errors (-1) that carry nothing else.
+    private static func curlMessage(of error: NSError) -> String? {
+        guard error.domain == NSURLErrorDomain, error.code == URLError.Code.unknown.rawValue else { return nil }
+        return error.localizedDescription
     }
 
     static func kind(of code: URLError.Code) -> CourierError.Kind {

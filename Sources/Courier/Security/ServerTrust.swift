@@ -51,9 +51,9 @@ public struct ServerTrust: Sendable {
         return pins.contains { $0.sha256 == publicKeySHA256 }
     }
 
-    /// The additional roots as DER, decoded from their PEM text.
+    /// The additional roots as DER, decoded from their PEM text: how both transports read them.
     /// - Throws: ``CourierError/Kind/invalidRequest`` when one holds no base64 certificate.
-    func rootCertificatesDER() throws -> [Data] {
+    package func rootCertificatesDER() throws -> [Data] {
         try additionalRootCertificates.flatMap { pem -> [Data] in
             let blocks = pem.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst()
             let certificates = blocks.compactMap { block -> Data? in

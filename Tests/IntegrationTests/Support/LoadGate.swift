@@ -60,13 +60,21 @@ struct LoadGateTrait: SuiteTrait, TestTrait, TestScoping {
     ) async throws {
         // Suites are scoped per test; only test cases take the gate.
         guard testCase != nil else { return try await function() }
-        if exclusive { await LoadGate.shared.acquireExclusive() } else { await LoadGate.shared.acquireShared() }
+        await acquire()
         do {
             try await function()
         } catch {
-            if exclusive { await LoadGate.shared.releaseExclusive() } else { await LoadGate.shared.releaseShared() }
+            await release()
             throw error
         }
+        await release()
+    }
+
+    private func acquire() async {
+        if exclusive { await LoadGate.shared.acquireExclusive() } else { await LoadGate.shared.acquireShared() }
+    }
+
+    private func release() async {
         if exclusive { await LoadGate.shared.releaseExclusive() } else { await LoadGate.shared.releaseShared() }
     }
 }
