@@ -32,7 +32,7 @@ struct CancellationAndTimeoutTests {
             let client = backends.echo()
             let (result, elapsed) = await measure {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Result<Echo, CourierError>, Never>) in
-                    let handle = client.send(Request<Echo>(.get, "slow").header(.fault, "delay=5000")) {
+                    let handle = client.send(Request<Echo>(.get, "slow").header(.fault, "delay=30000")) {
                         continuation.resume(returning: $0)
                     }
                     Task {
@@ -59,7 +59,7 @@ struct CancellationAndTimeoutTests {
                     for index in 0..<5 {
                         group.addTask {
                             do {
-                                return .success(try await client.send(Request<Echo>(.get, "slow/\(index)").header(.fault, "delay=5000")))
+                                return .success(try await client.send(Request<Echo>(.get, "slow/\(index)").header(.fault, "delay=30000")))
                             } catch {
                                 return .failure(CourierError(error))
                             }
