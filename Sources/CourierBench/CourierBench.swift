@@ -140,7 +140,7 @@ struct CourierBench: AsyncParsableCommand {
     /// memory after the first 1,000 and after the last request.
     func runSoak(_ server: ReferenceServer) async throws {
         let transports: [(String, any ClientTransport)] = [("ahc", .asyncHTTPClient()), ("urlsession", .urlSession())]
-        for (name, transport) in transports {
+        for (name, transport) in transports where selected(name) {
             let soak = try await Soak(
                 environment: .custom(BaseURL(server.baseURL)),
                 analyticsEnvironment: .custom(BaseURL(server.analyticsBaseURL)),
