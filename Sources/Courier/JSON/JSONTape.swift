@@ -1,0 +1,359 @@
+/// A JSON text parsed into a flat list of entries, one per value (and one per object member name),
+/// in document order: what ``UTF8JSONDecoder`` walks instead of a tree of `Any`.
+///
+/// The parse is one pass over the bytes with an explicit stack (no recursion, so deep nesting can
+/// never overflow the thread's stack). It is strict RFC 8259: no trailing commas, no comments, no
+/// leading zeros, no control characters or invalid UTF-8 in strings, no lone surrogates in `\u`
+/// escapes, nothing after the top-level value but whitespace. A UTF-8 byte order mark before the
+/// text is ignored, as the RFC allows.
+///
+/// A container's entry records how many entries it holds, so a reader skips a whole value in one
+/// step. Strings and numbers are kept as byte ranges and converted only when a value is read.
+struct JSONTape {
+    /// What an entry is.
+    enum Kind: UInt8 {
+        case object, array
+        /// A string without escapes: its bytes are its UTF-8.
+        case string
+        /// A string with at least one escape.
+        case escapedString
+        /// A number without a fraction or exponent.
+        case integer
+        /// A number with a fraction or exponent.
+        case number
+        case `true`, `false`, null
+    }
+
+    /// One value, or one member name.
+    struct Entry {
+        var kind: Kind
+        /// First byte: after the opening quote for strings, the value's first byte otherwise.
+        var start: UInt32
+        /// Scalars: bytes (without the quotes). Containers: entries inside, so the next sibling is
+        /// at `index + 1 + length`.
+        var length: UInt32
+        /// Containers: members or elements.
+        var count: UInt32
+
+        /// Where the value's bytes end.
+        var end: Int { Int(start) + Int(length) }
+    }
+
+    /// The entries; the value is at 0, and one `null` entry past the document stands in for
+    /// values that are absent (see ``nullIndex``).
+    let entries: [Entry]
+
+    /// An entry that is `null` and belongs to no container.
+    var nullIndex: Int { entries.count - 1 }
+
+    /// The deepest nesting of arrays and objects accepted; as Foundation's `JSONSerialization`.
+    static let maximumDepth = 512
+
+    /// Parses `bytes`, or throws a ``JSONSyntaxError`` saying what is wrong and where.
+    init(parsing bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
+        guard bytes.count < Int(UInt32.max) else {
+            throw JSONSyntaxError(.documentTooLarge, at: 0)
+        }
+        var parser = Parser(bytes: bytes)
+        var entries = try parser.parse()
+        entries.append(Entry(kind: .null, start: 0, length: 0, count: 0))
+        self.entries = entries
+    }
+
+    /// The single-pass parser.
+    private struct Parser {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+        var entries: [Entry] = []
+        /// Indices of the containers still open, innermost last.
+        var open: [Int] = []
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            entries.reserveCapacity(max(16, bytes.count / 8))
+        }
+
+        mutating func parse() throws(JSONSyntaxError) -> [Entry] {
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+            skipWhitespace()
+            while true {
+                // A value is expected at `position`.
+                guard position < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
+                switch bytes[position] {
+                case UInt8(ascii: "{"):
+                    try openContainer(.object)
+                    if peek() == UInt8(ascii: "}") {
+                        position += 1
+                        closeContainer()
+                    } else {
+                        try memberName(afterComma: false)
+                        continue
+                    }
+                case UInt8(ascii: "["):
+                    try openContainer(.array)
+                    if peek() == UInt8(ascii: "]") {
+                        position += 1
+                        closeContainer()
+                    } else {
+                        continue
+                    }
+                case UInt8(ascii: "\""):
+                    try string()
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    try number()
+                case UInt8(ascii: "t"):
+                    try literal("true", .true)
+                case UInt8(ascii: "f"):
+                    try literal("false", .false)
+                case UInt8(ascii: "n"):
+                    try literal("null", .null)
+                default:
+                    throw JSONSyntaxError(.unexpectedCharacter, at: position)
+                }
+                // A value ended: close containers, or find where the next value starts.
+                if try afterValue() { return entries }
+            }
+        }
+
+        /// After a value: `true` when the document is complete; otherwise `position` is where the
+        /// next value starts.
+        private mutating func afterValue() throws(JSONSyntaxError) -> Bool {
+            while true {
+                skipWhitespace()
+                guard let container = open.last else {
+                    guard position == bytes.count else { throw JSONSyntaxError(.unexpectedCharacter, at: position) }
+                    return true
+                }
+                guard position < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
+                let isObject = entries[container].kind == .object
+                switch bytes[position] {
+                case UInt8(ascii: ","):
+                    position += 1
+                    entries[container].count += 1
+                    skipWhitespace()
+                    if isObject {
+                        try memberName(afterComma: true)
+                    } else if peek() == UInt8(ascii: "]") {
+                        throw JSONSyntaxError(.trailingComma, at: position)
+                    }
+                    return false
+                case UInt8(ascii: "}") where isObject, UInt8(ascii: "]") where !isObject:
+                    position += 1
+                    entries[container].count += 1
+                    closeContainer()
+                default:
+                    throw JSONSyntaxError(isObject ? .expectedCommaOrEndOfObject : .expectedCommaOrEndOfArray, at: position)
+                }
+            }
+        }
+
+        /// A member's name and its colon; `position` is then at the member's value.
+        private mutating func memberName(afterComma: Bool) throws(JSONSyntaxError) {
+            skipWhitespace()
+            guard position < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
+            guard bytes[position] == UInt8(ascii: "\"") else {
+                let reason: JSONSyntaxError.Reason = afterComma && bytes[position] == UInt8(ascii: "}") ? .trailingComma : .expectedMemberName
+                throw JSONSyntaxError(reason, at: position)
+            }
+            try string()
+            skipWhitespace()
+            guard position < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
+            guard bytes[position] == UInt8(ascii: ":") else { throw JSONSyntaxError(.expectedColon, at: position) }
+            position += 1
+            skipWhitespace()
+        }
+
+        private mutating func openContainer(_ kind: Kind) throws(JSONSyntaxError) {
+            guard open.count < JSONTape.maximumDepth else { throw JSONSyntaxError(.tooDeeplyNested, at: position) }
+            open.append(entries.count)
+            entries.append(Entry(kind: kind, start: UInt32(position), length: 0, count: 0))
+            position += 1
+            skipWhitespace()
+        }
+
+        private mutating func closeContainer() {
+            let container = open.removeLast()
+            entries[container].length = UInt32(entries.count - container - 1)
+        }
+
+        private func peek() -> UInt8? {
+            position < bytes.count ? bytes[position] : nil
+        }
+
+        private mutating func skipWhitespace() {
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): position += 1
+                default: return
+                }
+            }
+        }
+
+        private mutating func literal(_ text: StaticString, _ kind: Kind) throws(JSONSyntaxError) {
+            let count = text.utf8CodeUnitCount
+            guard position + count <= bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
+            let expected = text.utf8Start
+            for offset in 0..<count where bytes[position + offset] != expected[offset] {
+                throw JSONSyntaxError(.unexpectedCharacter, at: position + offset)
+            }
+            entries.append(Entry(kind: kind, start: UInt32(position), length: UInt32(count), count: 0))
+            position += count
+        }
+
+        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+        private mutating func number() throws(JSONSyntaxError) {
+            let start = position
+            var isInteger = true
+            if bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard let first = peek() else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
+            if first == UInt8(ascii: "0") {
+                position += 1
+                if let next = peek(), Self.isDigit(next) { throw JSONSyntaxError(.leadingZero, at: start) }
+            } else if Self.isDigit(first) {
+                skipDigits()
+            } else {
+                throw JSONSyntaxError(.invalidNumber, at: position)
+            }
+            if peek() == UInt8(ascii: ".") {
+                isInteger = false
+                position += 1
+                try requireDigits()
+            }
+            if let next = peek(), next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+                isInteger = false
+                position += 1
+                if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
+                try requireDigits()
+            }
+            entries.append(Entry(kind: isInteger ? .integer : .number, start: UInt32(start), length: UInt32(position - start), count: 0))
+        }
+
+        private static func isDigit(_ byte: UInt8) -> Bool {
+            byte &- UInt8(ascii: "0") < 10
+        }
+
+        private mutating func skipDigits() {
+            while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
+        }
+
+        private mutating func requireDigits() throws(JSONSyntaxError) {
+            guard let next = peek() else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
+            guard Self.isDigit(next) else { throw JSONSyntaxError(.invalidNumber, at: position) }
+            skipDigits()
+        }
+
+        /// A string from its opening quote; `position` ends after the closing quote.
+        private mutating func string() throws(JSONSyntaxError) {
+            let start = position + 1
+            position = start
+            var escaped = false
+            while true {
+                // Plain ASCII is most of any string: step over it eight bytes at a time.
+                if let base = bytes.baseAddress {
+                    while position + 8 <= bytes.count {
+                        let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                        if Self.isPlainASCII(word) { position += 8 } else { break }
+                    }
+                }
+                guard position < bytes.count else { throw JSONSyntaxError(.unterminatedString, at: start - 1) }
+                let byte = bytes[position]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    entries.append(Entry(kind: escaped ? .escapedString : .string, start: UInt32(start), length: UInt32(position - start), count: 0))
+                    position += 1
+                    return
+                case UInt8(ascii: "\\"):
+                    escaped = true
+                    try escape()
+                case 0..<0x20:
+                    throw JSONSyntaxError(.controlCharacterInString, at: position)
+                case 0x80...:
+                    try multiByteScalar()
+                default:
+                    position += 1
+                }
+            }
+        }
+
+        /// `true` when none of the eight bytes is a quote, a backslash, a control character or
+        /// part of a multi-byte sequence.
+        private static func isPlainASCII(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+            let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
+            return word & highs == 0 && !control
+                && !hasZeroByte(word ^ (ones &* 0x22)) && !hasZeroByte(word ^ (ones &* 0x5C))
+        }
+
+        /// An escape from its backslash.
+        private mutating func escape() throws(JSONSyntaxError) {
+            let backslash = position
+            guard position + 1 < bytes.count else { throw JSONSyntaxError(.unterminatedString, at: backslash) }
+            switch bytes[position + 1] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                position += 2
+            case UInt8(ascii: "u"):
+                position += 2
+                let unit = try hexUnit()
+                if (0xDC00...0xDFFF).contains(unit) { throw JSONSyntaxError(.loneSurrogate, at: backslash) }
+                if (0xD800...0xDBFF).contains(unit) {
+                    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                        throw JSONSyntaxError(.loneSurrogate, at: backslash)
+                    }
+                    position += 2
+                    guard (0xDC00...0xDFFF).contains(try hexUnit()) else { throw JSONSyntaxError(.loneSurrogate, at: backslash) }
+                }
+            default:
+                throw JSONSyntaxError(.invalidEscape, at: backslash)
+            }
+        }
+
+        /// Four hex digits.
+        private mutating func hexUnit() throws(JSONSyntaxError) -> UInt16 {
+            guard position + 4 <= bytes.count else { throw JSONSyntaxError(.unterminatedString, at: position) }
+            var unit: UInt16 = 0
+            for _ in 0..<4 {
+                guard let digit = JSONTape.hexValue(bytes[position]) else { throw JSONSyntaxError(.invalidEscape, at: position) }
+                unit = unit << 4 | UInt16(digit)
+                position += 1
+            }
+            return unit
+        }
+
+        /// A UTF-8 sequence of two to four bytes, checked as Unicode 15 §3.9 table 3-7 says: no
+        /// overlong forms, no surrogates, nothing past U+10FFFF.
+        private mutating func multiByteScalar() throws(JSONSyntaxError) {
+            let lead = bytes[position]
+            let length: Int
+            var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; secondRange = 0xA0...0xBF
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; secondRange = 0x80...0x9F
+            case 0xF0: length = 4; secondRange = 0x90...0xBF
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; secondRange = 0x80...0x8F
+            default: throw JSONSyntaxError(.invalidUTF8, at: position)
+            }
+            guard position + length <= bytes.count else { throw JSONSyntaxError(.invalidUTF8, at: position) }
+            guard secondRange.contains(bytes[position + 1]) else { throw JSONSyntaxError(.invalidUTF8, at: position) }
+            for offset in 2..<length where bytes[position + offset] & 0xC0 != 0x80 {
+                throw JSONSyntaxError(.invalidUTF8, at: position)
+            }
+            position += length
+        }
+    }
+
+    /// The value of a hex digit.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,386 @@
+import Foundation
+
+/// The `Decoder` that ``UTF8JSONDecoder`` hands to `init(from:)`: a position in a ``JSONTape``.
+///
+/// One instance serves a whole document: reading a nested value moves ``index`` there and back,
+/// and the coding path is one stack pushed and popped around it, so nested values cost no
+/// allocation of their own. Containers remember how deep the path was when they were made.
+final class TapeDecoder: Decoder, SingleValueDecodingContainer {
+    /// The strategies, in the form the decoder reads them.
+    struct Options {
+        enum Keys {
+            case plain
+            case snakeCase
+            case custom(@Sendable ([any CodingKey]) -> any CodingKey)
+        }
+
+        var keys: Keys
+        var nonConformingFloats: (positiveInfinity: String, negativeInfinity: String, nan: String)?
+        let settings: UTF8JSONDecoder
+        let userInfo: [CodingUserInfoKey: Any]
+
+        /// `nil` for a strategy this decoder cannot follow: then `JSONDecoder` decodes.
+        init?(_ settings: UTF8JSONDecoder) {
+            switch settings.keyDecodingStrategy {
+            case .useDefaultKeys: keys = .plain
+            case .convertFromSnakeCase: keys = .snakeCase
+            case .custom(let convert): keys = .custom(convert)
+            @unknown default: return nil
+            }
+            switch settings.nonConformingFloatDecodingStrategy {
+            case .throw: nonConformingFloats = nil
+            case .convertFromString(let positiveInfinity, let negativeInfinity, let nan):
+                nonConformingFloats = (positiveInfinity, negativeInfinity, nan)
+            @unknown default: return nil
+            }
+            self.settings = settings
+            self.userInfo = settings.userInfo
+        }
+    }
+
+    let bytes: [UInt8]
+    let entries: [JSONTape.Entry]
+    let nullIndex: Int
+    let options: Options
+    /// The value `container(keyedBy:)`, `unkeyedContainer()` and the single-value reads see.
+    var index = 0
+    /// Coding keys from the top down to ``index``.
+    var path: [any CodingKey] = []
+    /// The object and member where the last member lookup ended: the next lookup in the same
+    /// object starts there, so members read in document order are found at the first comparison.
+    var hintObject = -1
+    var hintPosition = 0
+    var hintMember = 0
+
+    init(bytes: [UInt8], tape: JSONTape, options: Options) {
+        self.bytes = bytes
+        self.entries = tape.entries
+        self.nullIndex = tape.nullIndex
+        self.options = options
+        path.reserveCapacity(16)
+    }
+
+    private init(sharing other: TapeDecoder, index: Int, path: [any CodingKey]) {
+        bytes = other.bytes
+        entries = other.entries
+        nullIndex = other.nullIndex
+        options = other.options
+        self.index = index
+        self.path = path
+    }
+
+    var codingPath: [any CodingKey] { path }
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    /// The first `depth` keys of the path.
+    func path(depth: Int) -> [any CodingKey] {
+        Array(path.prefix(depth))
+    }
+
+    /// A decoder of its own for the value at `index` (for `superDecoder()`).
+    func detached(at index: Int, path: [any CodingKey]) -> TapeDecoder {
+        TapeDecoder(sharing: self, index: index, path: path)
+    }
+
+    // MARK: Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let entry = entries[index]
+        guard entry.kind == .object else {
+            throw mismatch([String: Any].self, at: index, path: path, container: "keyed")
+        }
+        return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: index, base: TapePathBase(depth: path.count, explicit: nil)))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard entries[index].kind == .array else {
+            throw mismatch([Any].self, at: index, path: path, container: "unkeyed")
+        }
+        return TapeUnkeyedContainer(decoder: self, array: index, base: TapePathBase(depth: path.count, explicit: nil))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        self
+    }
+
+    /// The error for a container asked of a value that is not one.
+    private func mismatch(_ type: Any.Type, at index: Int, path: [any CodingKey], container: String) -> DecodingError {
+        if entries[index].kind == .null {
+            return .valueNotFound(type, .init(codingPath: path, debugDescription: "Cannot get \(container) decoding container -- found null value instead"))
+        }
+        return .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(describe(index)) instead."))
+    }
+
+    // MARK: SingleValueDecodingContainer
+
+    func decodeNil() -> Bool { entries[index].kind == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try bool(at: index, path: path) }
+    func decode(_ type: String.Type) throws -> String { try string(at: index, path: path) }
+    func decode(_ type: Double.Type) throws -> Double { try double(at: index, path: path) }
+    func decode(_ type: Float.Type) throws -> Float { try float(at: index, path: path) }
+    func decode(_ type: Int.Type) throws -> Int { try integer(at: index, path: path) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(at: index, path: path) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(at: index, path: path) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(at: index, path: path) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(at: index, path: path) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(at: index, path: path) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(at: index, path: path) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(at: index, path: path) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(at: index, path: path) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(at: index, path: path) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let saved = index
+        defer { index = saved }
+        return try unwrap(type, at: index)
+    }
+
+    // MARK: Values
+
+    /// The value at `index` as `T`, the path already ending in its key.
+    func unwrap<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        // The common leaves first, without a trip through their `init(from:)`.
+        if T.self == String.self, let value = try string(at: index, path: path) as? T { return value }
+        if T.self == Int.self, let value = try integer(at: index, path: path, as: Int.self) as? T { return value }
+        if T.self == Double.self, let value = try double(at: index, path: path) as? T { return value }
+        if T.self == Bool.self, let value = try bool(at: index, path: path) as? T { return value }
+        if T.self == Date.self, let value = try date(at: index) as? T { return value }
+        if T.self == Data.self, let value = try data(at: index) as? T { return value }
+        if T.self == URL.self, let value = try url(at: index) as? T { return value }
+        if T.self == Decimal.self, let value = try decimal(at: index) as? T { return value }
+        if case .plain = options.keys {} else if let dictionary = type as? any StringKeyedDictionary.Type {
+            // As JSONDecoder: a `[String: Value]`'s keys are the member names as written.
+            if let value = try dictionary.init(members: self, at: index) as? T { return value }
+        }
+        let saved = self.index
+        self.index = index
+        defer { self.index = saved }
+        return try T(from: self)
+    }
+
+    /// Whether the entry at `index` is a container.
+    func isContainer(_ index: Int) -> Bool {
+        entries[index].kind.rawValue <= JSONTape.Kind.array.rawValue
+    }
+
+    /// The index of the entry after the value at `index` and everything inside it.
+    func next(after index: Int) -> Int {
+        isContainer(index) ? index + 1 + Int(entries[index].length) : index + 1
+    }
+
+    /// "a string", "a number", …: how errors name what was found.
+    func describe(_ index: Int) -> String {
+        switch entries[index].kind {
+        case .object: "a dictionary"
+        case .array: "an array"
+        case .string, .escapedString: "a string"
+        case .integer, .number: "number \(text(at: index))"
+        case .true, .false: "bool"
+        case .null: "null"
+        }
+    }
+
+    /// The bytes of a scalar (a string's without its quotes).
+    func withBytes<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let entry = entries[index]
+        return try bytes.withUnsafeBufferPointer { all in
+            try body(UnsafeBufferPointer(rebasing: all[Int(entry.start)..<entry.end]))
+        }
+    }
+
+    /// A scalar's text as written.
+    func text(at index: Int) -> String {
+        withBytes(at: index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private func valueNotFound(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
+        .valueNotFound(type, .init(codingPath: path, debugDescription: "Expected \(type) value but found null instead."))
+    }
+
+    private func typeMismatch(_ type: Any.Type, at index: Int, path: [any CodingKey]) -> DecodingError {
+        if entries[index].kind == .null { return valueNotFound(type, path: path) }
+        return .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(describe(index)) instead."))
+    }
+
+    func bool(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        switch entries[index].kind {
+        case .true: return true
+        case .false: return false
+        default: throw typeMismatch(Bool.self, at: index, path: path())
+        }
+    }
+
+    func string(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> String {
+        switch entries[index].kind {
+        case .string: return text(at: index)
+        case .escapedString: return withBytes(at: index) { JSONStringUnescaper.string(from: $0) }
+        default: throw typeMismatch(String.self, at: index, path: path())
+        }
+    }
+
+    func integer<T: FixedWidthInteger>(at index: Int, path: @autoclosure () -> [any CodingKey], as type: T.Type = T.self) throws -> T {
+        let kind = entries[index].kind
+        if kind == .integer, let value = withBytes(at: index, { JSONNumberReader.integer($0, as: T.self) }) {
+            return value
+        }
+        guard kind == .integer || kind == .number else { throw typeMismatch(T.self, at: index, path: path()) }
+        // A fraction or exponent that still names a whole number in range ("1.0", "1e2") is read,
+        // as JSONDecoder does.
+        if kind == .number, let value = T(exactly: withBytes(at: index) { JSONNumberReader.double($0) }) {
+            return value
+        }
+        throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Parsed JSON number <\(text(at: index))> does not fit in \(T.self)."))
+    }
+
+    func double(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Double {
+        switch entries[index].kind {
+        case .integer, .number:
+            let value = withBytes(at: index) { JSONNumberReader.double($0) }
+            guard value.isFinite else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Parsed JSON number <\(text(at: index))> does not fit in Double."))
+            }
+            return value
+        case .string, .escapedString:
+            if let special = nonConforming(at: index) { return special }
+            throw typeMismatch(Double.self, at: index, path: path())
+        default:
+            throw typeMismatch(Double.self, at: index, path: path())
+        }
+    }
+
+    func float(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Float {
+        switch entries[index].kind {
+        case .integer, .number:
+            // Parsed as a Float directly: rounding through Double first could round twice.
+            let text = text(at: index)
+            guard let value = Float(text), value.isFinite else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Parsed JSON number <\(text)> does not fit in Float."))
+            }
+            return value
+        case .string, .escapedString:
+            if let special = nonConforming(at: index) { return Float(special) }
+            throw typeMismatch(Float.self, at: index, path: path())
+        default:
+            throw typeMismatch(Float.self, at: index, path: path())
+        }
+    }
+
+    /// A string standing for an infinity or NaN, under `.convertFromString`.
+    private func nonConforming(at index: Int) -> Double? {
+        guard let names = options.nonConformingFloats, let text = try? string(at: index, path: []) else { return nil }
+        switch text {
+        case names.positiveInfinity: return .infinity
+        case names.negativeInfinity: return -.infinity
+        case names.nan: return .nan
+        default: return nil
+        }
+    }
+
+    private func decimal(at index: Int) throws -> Decimal {
+        let kind = entries[index].kind
+        guard kind == .integer || kind == .number else { throw typeMismatch(Decimal.self, at: index, path: path) }
+        let text = text(at: index)
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Parsed JSON number <\(text)> does not fit in Decimal."))
+        }
+        return value
+    }
+
+    private func url(at index: Int) throws -> URL {
+        let text = try string(at: index, path: path)
+        guard let url = URL(string: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Invalid URL string."))
+        }
+        return url
+    }
+
+    private func date(at index: Int) throws -> Date {
+        switch options.settings.dateDecodingStrategy {
+        case .deferredToDate:
+            return try at(index) { try Date(from: self) }
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try double(at: index, path: path))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try double(at: index, path: path) / 1000)
+        case .iso8601:
+            let text = try string(at: index, path: path)
+            guard let date = ISO8601DateReader.date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Expected date string to be ISO8601-formatted."))
+            }
+            return date
+        case .custom(let decode):
+            return try at(index) { try decode(self) }
+        @unknown default:
+            return try foundationValue(Date.self, at: index)
+        }
+    }
+
+    private func data(at index: Int) throws -> Data {
+        switch options.settings.dataDecodingStrategy {
+        case .deferredToData:
+            return try at(index) { try Data(from: self) }
+        case .base64:
+            let text = try string(at: index, path: path)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Encountered Data is not valid Base64."))
+            }
+            return data
+        case .custom(let decode):
+            return try at(index) { try decode(self) }
+        @unknown default:
+            return try foundationValue(Data.self, at: index)
+        }
+    }
+
+    /// `body` run with the decoder at `index`.
+    private func at<T>(_ index: Int, _ body: () throws -> T) throws -> T {
+        let saved = self.index
+        self.index = index
+        defer { self.index = saved }
+        return try body()
+    }
+
+    /// One scalar decoded by `JSONDecoder` with the same settings: for a strategy added to
+    /// Foundation after this decoder was written.
+    private func foundationValue<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        let entry = entries[index]
+        let isString = entry.kind == .string || entry.kind == .escapedString
+        let lower = Int(entry.start) - (isString ? 1 : 0)
+        let upper = entry.end + (isString ? 1 : 0)
+        guard !isContainer(index) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "This strategy reads only strings and numbers."))
+        }
+        do {
+            return try options.settings.foundationDecoder().decode(type, from: Data(bytes[lower..<upper]))
+        } catch DecodingError.dataCorrupted(let context) {
+            throw DecodingError.dataCorrupted(.init(codingPath: path + context.codingPath, debugDescription: context.debugDescription, underlyingError: context.underlyingError))
+        }
+    }
+}
+
+/// `[String: Value]`, which JSONDecoder reads with member names as written whatever the key
+/// strategy: so does ``TapeDecoder``.
+protocol StringKeyedDictionary {
+    init(members decoder: TapeDecoder, at index: Int) throws
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
+    init(members decoder: TapeDecoder, at index: Int) throws {
+        guard decoder.entries[index].kind == .object else {
+            let saved = decoder.index
+            decoder.index = index
+            defer { decoder.index = saved }
+            self = try Self(from: decoder)  // the same errors as a plain dictionary
+            return
+        }
+        self.init(minimumCapacity: Int(decoder.entries[index].count))
+        var position = index + 1
+        let end = decoder.next(after: index)
+        while position < end {
+            let name = try decoder.string(at: position, path: decoder.path)
+            decoder.path.append(JSONKey(name))
+            defer { decoder.path.removeLast() }
+            if self[name] == nil { self[name] = try decoder.unwrap(Value.self, at: position + 1) }
+            position = decoder.next(after: position + 1)
+        }
+    }
+}

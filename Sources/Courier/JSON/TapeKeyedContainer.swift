@@ -1,0 +1,264 @@
+import Foundation
+
+/// Where a container's coding path comes from: the first `depth` keys of its decoder's path stack
+/// (containers met in the ordinary nested order), or keys of its own (`nestedContainer(…)`,
+/// which outlive the stack's state when they were made).
+struct TapePathBase {
+    let depth: Int
+    let explicit: [any CodingKey]?
+}
+
+extension TapeDecoder {
+    func codingPath(_ base: TapePathBase) -> [any CodingKey] {
+        base.explicit ?? path(depth: base.depth)
+    }
+
+    /// `body` run with the path at `base` plus `key`.
+    func withPath<R>(_ base: TapePathBase, appending key: any CodingKey, _ body: () throws -> R) rethrows -> R {
+        if let explicit = base.explicit {
+            let saved = path
+            path = explicit
+            path.append(key)
+            defer { path = saved }
+            return try body()
+        }
+        if path.count > base.depth { path.removeSubrange(base.depth...) }
+        path.append(key)
+        defer { path.removeLast() }
+        return try body()
+    }
+}
+
+/// The members of one JSON object, for a `Decodable` type's `CodingKeys`.
+struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: TapeDecoder
+    let object: Int
+    let base: TapePathBase
+    /// Member names after the key strategy → value index; `nil` with the default keys, which are
+    /// compared with the bytes in place.
+    private let converted: [String: Int]?
+
+    init(decoder: TapeDecoder, object: Int, base: TapePathBase) {
+        self.decoder = decoder
+        self.object = object
+        self.base = base
+        switch decoder.options.keys {
+        case .plain:
+            converted = nil
+        case .snakeCase, .custom:
+            var converted: [String: Int] = [:]
+            var position = object + 1
+            let end = decoder.next(after: object)
+            let path = decoder.codingPath(base)
+            while position < end {
+                let name = (try? decoder.string(at: position, path: [])) ?? ""
+                let key = Self.convert(name, strategy: decoder.options.keys, path: path)
+                if converted[key] == nil { converted[key] = position + 1 }
+                position = decoder.next(after: position + 1)
+            }
+            self.converted = converted
+        }
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath(base) }
+
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        if let converted {
+            keys = converted.sorted { $0.value < $1.value }.compactMap { Key(stringValue: $0.key) }
+        } else {
+            var position = object + 1
+            let end = decoder.next(after: object)
+            while position < end {
+                if let name = try? decoder.string(at: position, path: []), let key = Key(stringValue: name) { keys.append(key) }
+                position = decoder.next(after: position + 1)
+            }
+        }
+        return keys
+    }
+
+    func contains(_ key: Key) -> Bool {
+        find(key.stringValue) != nil
+    }
+
+    // MARK: Lookup
+
+    /// The value index of the member named `name`, or `nil`.
+    private func find(_ name: String) -> Int? {
+        if let converted { return converted[name] }
+        let count = Int(decoder.entries[object].count)
+        guard count > 0 else { return nil }
+        var position = object + 1
+        var member = 0
+        if decoder.hintObject == object, decoder.hintMember < count {
+            position = decoder.hintPosition
+            member = decoder.hintMember
+        }
+        var name = name
+        return name.withUTF8 { wanted in
+            decoder.bytes.withUnsafeBufferPointer { bytes in
+                for _ in 0..<count {
+                    let valueIndex = position + 1
+                    let following = decoder.next(after: valueIndex)
+                    if Self.matches(decoder.entries[position], wanted, in: bytes) {
+                        decoder.hintObject = object
+                        decoder.hintPosition = following
+                        decoder.hintMember = member + 1
+                        return valueIndex
+                    }
+                    member += 1
+                    position = following
+                    if member == count {
+                        member = 0
+                        position = object + 1
+                    }
+                }
+                return nil
+            }
+        }
+    }
+
+    private static func matches(_ entry: JSONTape.Entry, _ wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let name = UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<entry.end])
+        if entry.kind == .escapedString {
+            return JSONStringUnescaper.string(from: name).utf8.elementsEqual(wanted)
+        }
+        guard name.count == wanted.count else { return false }
+        guard let lhs = name.baseAddress, let rhs = wanted.baseAddress, name.count > 0 else { return true }
+        return memcmp(lhs, rhs, name.count) == 0
+    }
+
+    private func valueIndex(_ key: Key) throws -> Int {
+        guard let index = find(key.stringValue) else {
+            throw DecodingError.keyNotFound(key, .init(
+                codingPath: codingPath,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."
+            ))
+        }
+        return index
+    }
+
+    private func path(_ key: Key) -> [any CodingKey] {
+        codingPath + [key]
+    }
+
+    /// A present, non-null member's value index.
+    private func present(_ key: Key) -> Int? {
+        guard let index = find(key.stringValue), decoder.entries[index].kind != .null else { return nil }
+        return index
+    }
+
+    // MARK: Values
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        decoder.entries[try valueIndex(key)].kind == .null
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.float(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.integer(at: try valueIndex(key), path: path(key)) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try nested(key, at: try valueIndex(key), T.self)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try decoder.bool(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try decoder.string(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key).map { try decoder.double(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(key).map { try decoder.float(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try decoder.integer(at: $0, path: path(key)) } }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try present(key).map { try nested(key, at: $0, T.self) }
+    }
+
+    /// A value read through its own `init(from:)`, with the path extended by `key`; afterwards the
+    /// lookup hint is back after this member, whatever the nested value looked up.
+    private func nested<T: Decodable>(_ key: Key, at index: Int, _ type: T.Type) throws -> T {
+        let (position, member) = (decoder.hintPosition, decoder.hintMember)
+        defer {
+            decoder.hintObject = object
+            decoder.hintPosition = position
+            decoder.hintMember = member
+        }
+        return try decoder.withPath(base, appending: key) { try decoder.unwrap(T.self, at: index) }
+    }
+
+    // MARK: Containers
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        let index = try valueIndex(key)
+        let path = path(key)
+        guard decoder.entries[index].kind == .object else {
+            throw DecodingError.typeMismatch([String: Any].self, .init(
+                codingPath: path,
+                debugDescription: "Expected to decode Dictionary<String, Any> but found \(decoder.describe(index)) instead."
+            ))
+        }
+        return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, base: TapePathBase(depth: path.count, explicit: path)))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let index = try valueIndex(key)
+        let path = path(key)
+        guard decoder.entries[index].kind == .array else {
+            throw DecodingError.typeMismatch([Any].self, .init(
+                codingPath: path,
+                debugDescription: "Expected to decode Array<Any> but found \(decoder.describe(index)) instead."
+            ))
+        }
+        return TapeUnkeyedContainer(decoder: decoder, array: index, base: TapePathBase(depth: path.count, explicit: path))
+    }
+
+    func superDecoder() throws -> any Decoder {
+        decoder.detached(at: find(JSONKey.super.stringValue) ?? decoder.nullIndex, path: codingPath + [JSONKey.super])
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        decoder.detached(at: find(key.stringValue) ?? decoder.nullIndex, path: path(key))
+    }
+
+    // MARK: Key strategies
+
+    static func convert(_ name: String, strategy: TapeDecoder.Options.Keys, path: [any CodingKey]) -> String {
+        switch strategy {
+        case .plain: name
+        case .snakeCase: convertFromSnakeCase(name)
+        case .custom(let convert): convert(path + [JSONKey(name)]).stringValue
+        }
+    }
+
+    /// `user_id` → `userId`, as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` does it:
+    /// leading and trailing underscores kept, a name without inner underscores left alone.
+    static func convertFromSnakeCase(_ name: String) -> String {
+        guard let first = name.firstIndex(where: { $0 != "_" }) else { return name }
+        var last = name.index(before: name.endIndex)
+        while last > first, name[last] == "_" { name.formIndex(before: &last) }
+        let core = name[first...last]
+        let components = core.split(separator: "_")
+        let joined = components.count == 1
+            ? String(core)
+            : ([components[0].lowercased()] + components.dropFirst().map { $0.capitalized }).joined()
+        return String(name[..<first]) + joined + String(name[name.index(after: last)...])
+    }
+}
