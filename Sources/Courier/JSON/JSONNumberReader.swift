@@ -30,6 +30,60 @@ enum JSONNumberReader {
         return value
     }
 
+    /// A number written with a fraction or exponent, when its exact decimal value is a whole
+    /// number that fits `T` (`1.5e1` is 15, `1.2345678901234568e+18` is 1234567890123456800):
+    /// the digits are shifted by the exponent, never rounded through a `Double`.
+    static func exactInteger<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
+        var index = bytes.startIndex
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var seenPoint = false
+        while index < bytes.endIndex, bytes[index] != UInt8(ascii: "e"), bytes[index] != UInt8(ascii: "E") {
+            if bytes[index] == UInt8(ascii: ".") {
+                seenPoint = true
+            } else {
+                if !(digits.isEmpty && bytes[index] == UInt8(ascii: "0")) { digits.append(bytes[index] - UInt8(ascii: "0")) }
+                if seenPoint { fractionDigits += 1 }
+            }
+            index += 1
+        }
+        var exponent = 0
+        if index < bytes.endIndex {
+            index += 1
+            var exponentNegative = false
+            if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            while index < bytes.endIndex {
+                exponent = min(exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")), 100_000)
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard !digits.isEmpty else { return 0 }
+        let shift = exponent - fractionDigits
+        if shift < 0 {
+            // The digits shifted out must all be zeros.
+            guard -shift <= digits.count, digits.suffix(-shift).allSatisfy({ $0 == 0 }) else { return nil }
+            digits.removeLast(-shift)
+        } else {
+            guard digits.count + shift <= 40 else { return nil }
+            digits.append(contentsOf: repeatElement(0, count: shift))
+        }
+        if negative, !T.isSigned { return digits.allSatisfy { $0 == 0 } ? 0 : nil }
+        var value: T = 0
+        for digit in digits {
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? times10.subtractingReportingOverflow(T(digit)) : times10.addingReportingOverflow(T(digit))
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+        }
+        return value
+    }
+
     /// Powers of ten that a `Double` holds exactly.
     private static let exactPowersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,

@@ -205,7 +205,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         switch entries[index].kind {
         case .true: return true
         case .false: return false
-        default: throw typeMismatch(Bool.self, at: index, path: path())
+        default:
+            // JSONDecoder calls a null Bool a type mismatch, not a missing value: so does this.
+            throw DecodingError.typeMismatch(Bool.self, .init(codingPath: path(), debugDescription: "Expected to decode Bool but found \(describe(index)) instead."))
         }
     }
 
@@ -223,10 +225,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             return value
         }
         guard kind == .integer || kind == .number else { throw typeMismatch(T.self, at: index, path: path()) }
-        // A fraction or exponent that still names a whole number in range ("1.0", "1e2") is read,
-        // as JSONDecoder does.
-        if kind == .number, let value = T(exactly: withBytes(at: index) { JSONNumberReader.double($0) }) {
-            return value
+        // With a fraction or exponent, JSONDecoder's rule: the nearest Double must be a whole
+        // number in range; below 2^53 that is the value ("1.0", "1e2", even "1.0000000000000001");
+        // from 2^53 up, the text's exact decimal value, which must be whole.
+        if kind == .number {
+            let double = withBytes(at: index) { JSONNumberReader.double($0) }
+            if let value = T(exactly: double) {
+                if abs(double) < 9_007_199_254_740_992 { return value }
+                if let exact = withBytes(at: index, { JSONNumberReader.exactInteger($0, as: T.self) }) { return exact }
+            }
         }
         throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Parsed JSON number <\(text(at: index))> does not fit in \(T.self)."))
     }

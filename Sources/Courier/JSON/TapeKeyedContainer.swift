@@ -67,12 +67,17 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if let converted {
             keys = converted.sorted { $0.value < $1.value }.compactMap { Key(stringValue: $0.key) }
         } else {
+            // A name written twice is one key, read from its first member.
+            var seen: Set<String> = []
             var position = object + 1
             let end = decoder.next(after: object)
             while position < end {
-                if let name = try? decoder.string(at: position, path: []), let key = Key(stringValue: name) { keys.append(key) }
+                if let name = try? decoder.string(at: position, path: []), seen.insert(name).inserted, let key = Key(stringValue: name) {
+                    keys.append(key)
+                }
                 position = decoder.next(after: position + 1)
             }
+            decoder.hintObject = -1
         }
         return keys
     }

@@ -20,6 +20,9 @@ import Foundation
 /// error is a ``JSONSyntaxError`` (reason and byte offset). Where it differs from `JSONDecoder`:
 /// - A comma before `]` or `}` is an error (Foundation accepts it).
 /// - Only UTF-8 is read (RFC 8259 §8.1); Foundation also guesses UTF-16 and UTF-32.
+/// - A number that does not fit its type (`300` for an `Int8`, `1.5` for an `Int`) or a date that
+///   is not ISO 8601 is `dataCorrupted` in both, but with the member's coding path here, where
+///   Foundation's is empty.
 /// - When an object names the same member twice, which of the two is read is not specified.
 public struct UTF8JSONDecoder: Sendable {
     /// How member names become coding keys; as `JSONDecoder`'s.
