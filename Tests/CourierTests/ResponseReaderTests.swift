@@ -22,7 +22,7 @@ struct ResponseReaderTests {
             response(status, contentType: contentType),
             body: Data(body.utf8),
             decoding: request.decoding,
-            decoder: JSONDecoder(),
+            decoder: ResponseJSONDecoder(settings: JSONDecoder(), implementation: .utf8),
             errorFormat: format
         )
     }

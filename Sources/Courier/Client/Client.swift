@@ -119,7 +119,10 @@ public final class Client: Sendable {
                 response,
                 body: data,
                 decoding: request.decoding,
-                decoder: request.decoder ?? configuration.decoder,
+                decoder: ResponseJSONDecoder(
+                    settings: request.decoder ?? configuration.decoder,
+                    implementation: request.jsonDecoderImplementation ?? configuration.jsonDecoderImplementation
+                ),
                 errorFormat: configuration.errorFormat
             )
         }

@@ -31,6 +31,9 @@ public struct Request<Response: Sendable>: Sendable {
     public var timeout: Duration?
     /// A JSON decoder for this call only, instead of the client's.
     public var decoder: JSONDecoder?
+    /// The JSON decoder implementation for this call only, instead of the client's
+    /// ``Configuration/jsonDecoderImplementation``.
+    public var jsonDecoderImplementation: JSONDecoderImplementation?
     /// A JSON encoder for this call only, instead of the client's.
     public var encoder: JSONEncoder?
     /// A name for logs, metrics and the transport (the OpenAPI operation ID); `"GET movie/popular"`
@@ -76,6 +79,18 @@ public struct Request<Response: Sendable>: Sendable {
     public func timeout(_ timeout: Duration) -> Request {
         var copy = self
         copy.timeout = timeout
+        return copy
+    }
+
+    /// The same request read with another JSON decoder implementation.
+    ///
+    /// ```swift
+    /// let legacy = Request<Report>(.get, "reports/1").decoded(with: .foundation)
+    /// ```
+    /// - Parameter implementation: ``JSONDecoderImplementation/foundation`` for `JSONDecoder`.
+    public func decoded(with implementation: JSONDecoderImplementation) -> Request {
+        var copy = self
+        copy.jsonDecoderImplementation = implementation
         return copy
     }
 
@@ -126,6 +141,7 @@ public struct Request<Response: Sendable>: Sendable {
         mapped.baseURL = baseURL
         mapped.timeout = timeout
         mapped.decoder = decoder
+        mapped.jsonDecoderImplementation = jsonDecoderImplementation
         mapped.encoder = encoder
         mapped.name = name
         mapped.requiresAuthentication = requiresAuthentication

@@ -5,7 +5,7 @@ import HTTPTypes
 struct ResponseDecoding<Response: Sendable>: Sendable {
     /// `true` when the response must be a JSON body (content type checked, empty body refused).
     let expectsJSON: Bool
-    let decode: @Sendable (_ body: Data, _ response: HTTPResponse, _ decoder: JSONDecoder) throws -> Response
+    let decode: @Sendable (_ body: Data, _ response: HTTPResponse, _ decoder: ResponseJSONDecoder) throws -> Response
 
     func map<T: Sendable>(_ transform: @escaping @Sendable (Response) throws -> T) -> ResponseDecoding<T> {
         ResponseDecoding<T>(expectsJSON: expectsJSON) { body, response, decoder in

@@ -30,10 +30,11 @@ enum JSONNumberReader {
         return value
     }
 
-    /// A number written with a fraction or exponent, when its exact decimal value is a whole
-    /// number that fits `T` (`1.5e1` is 15, `1.2345678901234568e+18` is 1234567890123456800):
-    /// the digits are shifted by the exponent, never rounded through a `Double`.
-    static func exactInteger<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
+    /// A number written with a fraction or exponent, read as JSONDecoder reads one from 2^53 up
+    /// (through `Decimal`): its significant digits must fit a `UInt64`; then it is shifted by
+    /// its exponent, a fraction cut off (`12345234561234567.8` is 12345234561234567), and must
+    /// fit `T`.
+    static func decimalInteger<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
         var index = bytes.startIndex
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -63,24 +64,37 @@ enum JSONNumberReader {
             }
             if exponentNegative { exponent = -exponent }
         }
-        guard !digits.isEmpty else { return 0 }
-        let shift = exponent - fractionDigits
-        if shift < 0 {
-            // The digits shifted out must all be zeros.
-            guard -shift <= digits.count, digits.suffix(-shift).allSatisfy({ $0 == 0 }) else { return nil }
-            digits.removeLast(-shift)
-        } else {
-            guard digits.count + shift <= 40 else { return nil }
-            digits.append(contentsOf: repeatElement(0, count: shift))
+        var scale = exponent - fractionDigits
+        while digits.last == 0 {
+            digits.removeLast()
+            scale += 1
         }
-        if negative, !T.isSigned { return digits.allSatisfy { $0 == 0 } ? 0 : nil }
-        var value: T = 0
+        var mantissa: UInt64 = 0
         for digit in digits {
-            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative ? times10.subtractingReportingOverflow(T(digit)) : times10.addingReportingOverflow(T(digit))
+            let (times10, overflow1) = mantissa.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.addingReportingOverflow(UInt64(digit))
             guard !overflow1, !overflow2 else { return nil }
-            value = next
+            mantissa = next
         }
+        if scale < 0 {
+            mantissa = -scale > 19 ? 0 : mantissa / pow10(-scale)
+        } else if scale > 0 {
+            guard scale <= 19 else { return mantissa == 0 ? 0 : nil }
+            let (scaled, overflow) = mantissa.multipliedReportingOverflow(by: pow10(scale))
+            guard !overflow else { return nil }
+            mantissa = scaled
+        }
+        if negative {
+            guard T.isSigned else { return mantissa == 0 ? 0 : nil }
+            guard mantissa <= UInt64(T.max) + 1 else { return nil }
+            return mantissa == UInt64(T.max) + 1 ? T.min : 0 - T(mantissa)
+        }
+        return T(exactly: mantissa)
+    }
+
+    private static func pow10(_ exponent: Int) -> UInt64 {
+        var value: UInt64 = 1
+        for _ in 0..<exponent { value &*= 10 }
         return value
     }
 

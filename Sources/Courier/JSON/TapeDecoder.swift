@@ -227,12 +227,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         guard kind == .integer || kind == .number else { throw typeMismatch(T.self, at: index, path: path()) }
         // With a fraction or exponent, JSONDecoder's rule: the nearest Double must be a whole
         // number in range; below 2^53 that is the value ("1.0", "1e2", even "1.0000000000000001");
-        // from 2^53 up, the text's exact decimal value, which must be whole.
+        // from 2^53 up, the text read again as a decimal (see `decimalInteger`).
         if kind == .number {
             let double = withBytes(at: index) { JSONNumberReader.double($0) }
             if let value = T(exactly: double) {
                 if abs(double) < 9_007_199_254_740_992 { return value }
-                if let exact = withBytes(at: index, { JSONNumberReader.exactInteger($0, as: T.self) }) { return exact }
+                if let exact = withBytes(at: index, { JSONNumberReader.decimalInteger($0, as: T.self) }) { return exact }
             }
         }
         throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Parsed JSON number <\(text(at: index))> does not fit in \(T.self)."))

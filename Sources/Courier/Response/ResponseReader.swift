@@ -11,7 +11,7 @@ enum ResponseReader {
         _ response: HTTPResponse,
         body: Data,
         decoding: ResponseDecoding<Response>,
-        decoder: JSONDecoder,
+        decoder: ResponseJSONDecoder,
         errorFormat: ErrorBodyFormat
     ) throws(CourierError) -> Response {
         guard response.status.kind == .successful else {
@@ -32,7 +32,7 @@ enum ResponseReader {
         _ body: Data,
         response: HTTPResponse,
         decoding: ResponseDecoding<Response>,
-        decoder: JSONDecoder
+        decoder: ResponseJSONDecoder
     ) throws(CourierError) -> Response {
         if decoding.expectsJSON {
             if body.isEmpty {

@@ -59,7 +59,9 @@ struct JSONRFC8259Tests {
         #expect(try decoder.decode(Int.self, from: Data("1e2".utf8)) == 100)
         #expect(try decoder.decode(UInt.self, from: Data("-0".utf8)) == 0)
         // JSONDecoder's rule for a fraction or exponent, followed exactly: below 2^53 the nearest
-        // Double, from 2^53 up the exact decimal value.
+        // Double, from 2^53 up the decimal value without its fraction, when its digits fit 64 bits.
+        #expect(try decoder.decode(Int64.self, from: Data("12345234561234567.8".utf8)) == 12_345_234_561_234_567)
+        #expect(throws: DecodingError.self) { try decoder.decode(Int64.self, from: Data("9007199254740993.9999".utf8)) }
         #expect(try decoder.decode(Int.self, from: Data("1.0000000000000001".utf8)) == 1)
         #expect(try decoder.decode(Int64.self, from: Data("1.2345678901234568e+18".utf8)) == 1_234_567_890_123_456_800)
         #expect(throws: DecodingError.self) { try decoder.decode(Int64.self, from: Data("12345678901234567890123e-5".utf8)) }
