@@ -32,6 +32,7 @@ enum MicroBenchmark {
         try await measureAsync("send_error_mapping", iterations: iterations) {
             do { try await failing.send(endpoint) } catch let error as CourierError where error.kind == .notFound {}
         }
+        try DecoderBenchmark.run()
     }
 
     static func measure(_ name: String, iterations: Int, _ body: () throws -> Void) throws {

@@ -139,10 +139,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The value at `index` as `T`, the path already ending in its key.
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         // The common leaves first, without a trip through their `init(from:)`.
-        if T.self == String.self, let value = try string(at: index, path: path) as? T { return value }
-        if T.self == Int.self, let value = try integer(at: index, path: path, as: Int.self) as? T { return value }
-        if T.self == Double.self, let value = try double(at: index, path: path) as? T { return value }
-        if T.self == Bool.self, let value = try bool(at: index, path: path) as? T { return value }
+        // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
+        if T.self == String.self { return unsafeBitCast(try string(at: index, path: path), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try integer(at: index, path: path, as: Int.self), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try double(at: index, path: path), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(at: index, path: path), to: T.self) }
         if T.self == Date.self, let value = try date(at: index) as? T { return value }
         if T.self == Data.self, let value = try data(at: index) as? T { return value }
         if T.self == URL.self, let value = try url(at: index) as? T { return value }

@@ -43,9 +43,10 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.object = object
         self.base = base
         switch decoder.options.keys {
-        case .plain:
+        case .plain, .snakeCase:
+            // Snake case is converted while comparing, in place (see `SnakeCaseName`).
             converted = nil
-        case .snakeCase, .custom:
+        case .custom:
             var converted: [String: Int] = [:]
             var position = object + 1
             let end = decoder.next(after: object)
@@ -62,6 +63,11 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     var codingPath: [any CodingKey] { decoder.codingPath(base) }
 
+    private var isSnakeCase: Bool {
+        if case .snakeCase = decoder.options.keys { return true }
+        return false
+    }
+
     var allKeys: [Key] {
         var keys: [Key] = []
         if let converted {
@@ -72,7 +78,10 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             var position = object + 1
             let end = decoder.next(after: object)
             while position < end {
-                if let name = try? decoder.string(at: position, path: []), seen.insert(name).inserted, let key = Key(stringValue: name) {
+                if let written = try? decoder.string(at: position, path: []),
+                    case let name = isSnakeCase ? Self.convertFromSnakeCase(written) : written,
+                    seen.insert(name).inserted, let key = Key(stringValue: name)
+                {
                     keys.append(key)
                 }
                 position = decoder.next(after: position + 1)
@@ -100,12 +109,13 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             member = decoder.hintMember
         }
         var name = name
+        let snakeCase = isSnakeCase
         return name.withUTF8 { wanted in
             decoder.bytes.withUnsafeBufferPointer { bytes in
                 for _ in 0..<count {
                     let valueIndex = position + 1
                     let following = decoder.next(after: valueIndex)
-                    if Self.matches(decoder.entries[position], wanted, in: bytes) {
+                    if Self.matches(decoder.entries[position], wanted, in: bytes, snakeCase: snakeCase) {
                         decoder.hintObject = object
                         decoder.hintPosition = following
                         decoder.hintMember = member + 1
@@ -123,8 +133,18 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
-    private static func matches(_ entry: JSONTape.Entry, _ wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func matches(
+        _ entry: JSONTape.Entry,
+        _ wanted: UnsafeBufferPointer<UInt8>,
+        in bytes: UnsafeBufferPointer<UInt8>,
+        snakeCase: Bool
+    ) -> Bool {
         let name = UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<entry.end])
+        if snakeCase {
+            if entry.kind == .string, let matches = SnakeCaseName.matches(name, converted: wanted) { return matches }
+            let written = entry.kind == .escapedString ? JSONStringUnescaper.string(from: name) : String(decoding: name, as: UTF8.self)
+            return convertFromSnakeCase(written).utf8.elementsEqual(wanted)
+        }
         if entry.kind == .escapedString {
             return JSONStringUnescaper.string(from: name).utf8.elementsEqual(wanted)
         }

@@ -163,3 +163,24 @@ struct JSONRFC8259Tests {
         #expect(context.underlyingError as? JSONSyntaxError == JSONSyntaxError(.trailingComma, at: 6))
     }
 }
+
+@Suite("Snake case member names match their keys as JSONDecoder converts them")
+struct SnakeCaseNameTests {
+    struct Keys: Codable, Equatable {
+        var userId: Int?
+        var aBc: Int?
+        var userIdV2X: Int?
+        var _private: Int?
+        var trailing_: Int?
+        var plain: Int?
+        var userID: Int?
+        var éTé: Int?
+    }
+
+    @Test("leading and trailing underscores, case, digits, non-ASCII: as Foundation")
+    func conversions() {
+        let json = #"{"user_id":1,"a_bC":2,"user_id_v2x":3,"_private":4,"trailing_":5,"plain":6,"USER_ID":7,"é_té":8,"__":9}"#
+        JSONDifferential { $0.keyDecodingStrategy = .convertFromSnakeCase }.expectAgreement(Keys.self, Data(json.utf8))
+        JSONDifferential { $0.keyDecodingStrategy = .convertFromSnakeCase }.expectAgreement([String: Int].self, Data(json.utf8))
+    }
+}
