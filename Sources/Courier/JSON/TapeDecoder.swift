@@ -144,6 +144,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         if T.self == Int.self { return unsafeBitCast(try integer(at: index, path: path, as: Int.self), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try double(at: index, path: path), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try bool(at: index, path: path), to: T.self) }
+        // Arrays of leaves, read straight from the tape.
+        if T.self == [String].self { return unsafeBitCast(try leaves(at: index) { try self.string(at: $0, path: $1()) }, to: T.self) }
+        if T.self == [Int].self { return unsafeBitCast(try leaves(at: index) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self) }
+        if T.self == [Double].self { return unsafeBitCast(try leaves(at: index) { try self.double(at: $0, path: $1()) }, to: T.self) }
         if T.self == Date.self, let value = try date(at: index) as? T { return value }
         if T.self == Data.self, let value = try data(at: index) as? T { return value }
         if T.self == URL.self, let value = try url(at: index) as? T { return value }
@@ -156,6 +160,23 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         self.index = index
         defer { self.index = saved }
         return try T(from: self)
+    }
+
+    /// The elements of the array at `index`, each read by `read` (given its index and its path,
+    /// made only for an error); the same errors as through an unkeyed container.
+    private func leaves<Element>(at index: Int, _ read: (Int, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
+        guard entries[index].kind == .array else {
+            throw mismatch([Any].self, at: index, path: path, container: "unkeyed")
+        }
+        let count = Int(entries[index].count)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var position = index + 1
+        for offset in 0..<count {
+            elements.append(try read(position) { self.path + [JSONKey(index: offset)] })
+            position = next(after: position)
+        }
+        return elements
     }
 
     /// Whether the entry at `index` is a container.
