@@ -12,7 +12,7 @@ enum DecoderBenchmark {
         var decodeFoundation: (Data) throws -> Void
     }
 
-    /// The server's benchmark record (182 bytes), 100 of them (10.7 KB), and a 1 MB page of movies
+    /// The server's benchmark record (180 bytes), 100 of them (18 KB), and a 1 MB page of movies
     /// in TheMovieDB's snake_case.
     static func payloads() -> [Payload] {
         let encoder = JSONEncoder()
@@ -29,7 +29,7 @@ enum DecoderBenchmark {
             Payload(name: "user_182b", bytes: record,
                     decodeUTF8: { _ = try plain.decode(BenchRecord.self, from: $0) },
                     decodeFoundation: { _ = try foundation.decode(BenchRecord.self, from: $0) }),
-            Payload(name: "list_10kb", bytes: list,
+            Payload(name: "list_100_records", bytes: list,
                     decodeUTF8: { _ = try plain.decode([BenchRecord].self, from: $0) },
                     decodeFoundation: { _ = try foundation.decode([BenchRecord].self, from: $0) }),
             Payload(name: "movie_page_1mb", bytes: moviePage(bytes: 1_000_000),

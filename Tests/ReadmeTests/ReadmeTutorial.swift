@@ -161,3 +161,20 @@ func makePinnedClient(rootPEM: String, currentKey: String, backupKey: String) th
     // The transport owns its HTTPClients: call `try await transport.shutdown()` when done.
     return (Client(baseURL: "https://api.example.com/v1", transport: transport), transport)
 }
+
+// MARK: Reading JSON
+
+func makeLegacyClient(base: BaseURL) -> Client {
+    Client(baseURL: base) {
+        $0.decoder.dateDecodingStrategy = .iso8601     // honoured by both decoders
+        $0.jsonDecoderImplementation = .foundation     // JSONDecoder for every response
+    }
+}
+
+let oneReport = Request<JSONValue>(.get, "reports/1").decoded(with: .foundation)   // or per endpoint
+
+func decodeMovie(_ data: Data) throws -> Movie {
+    var decoder = UTF8JSONDecoder()                    // usable on its own, too
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return try decoder.decode(Movie.self, from: data)
+}
