@@ -1,19 +1,22 @@
 /// A coding key made at run time: a member name, or an array position (`Index 3`).
 ///
 /// A position's text is only made when asked for (in an error message, say): every array element
-/// gets one of these on the coding path.
+/// gets one of these on the coding path. Small enough (one `String` and a tag) to sit in an
+/// existential's inline buffer, so pushing it allocates nothing.
 struct JSONKey: CodingKey {
-    private let name: String?
-    let intValue: Int?
+    private enum Storage {
+        case name(String)
+        case index(Int)
+    }
+
+    private let storage: Storage
 
     init(_ name: String) {
-        self.name = name
-        intValue = nil
+        storage = .name(name)
     }
 
     init(index: Int) {
-        name = nil
-        intValue = index
+        storage = .index(index)
     }
 
     init?(stringValue: String) {
@@ -25,7 +28,15 @@ struct JSONKey: CodingKey {
     }
 
     var stringValue: String {
-        name ?? "Index \(intValue ?? 0)"
+        switch storage {
+        case .name(let name): name
+        case .index(let index): "Index \(index)"
+        }
+    }
+
+    var intValue: Int? {
+        if case .index(let index) = storage { return index }
+        return nil
     }
 
     /// The key `super` containers use for `superDecoder()`.
