@@ -50,20 +50,7 @@ enum JSONNumberReader {
             }
             index += 1
         }
-        var exponent = 0
-        if index < bytes.endIndex {
-            index += 1
-            var exponentNegative = false
-            if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                exponentNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            while index < bytes.endIndex {
-                exponent = min(exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")), 100_000)
-                index += 1
-            }
-            if exponentNegative { exponent = -exponent }
-        }
+        let exponent = Self.exponent(bytes, from: index)
         var scale = exponent - fractionDigits
         while digits.last == 0 {
             digits.removeLast()
@@ -96,6 +83,24 @@ enum JSONNumberReader {
         var value: UInt64 = 1
         for _ in 0..<exponent { value &*= 10 }
         return value
+    }
+
+    /// The exponent of a number whose `e`/`E` is at `index` (0 when `index` is the end), capped at
+    /// ±100,000 (far past any `Double`).
+    private static func exponent(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+        guard index < bytes.endIndex else { return 0 }
+        var index = index + 1
+        var negative = false
+        if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var exponent = 0
+        while index < bytes.endIndex {
+            exponent = min(exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")), 100_000)
+            index += 1
+        }
+        return negative ? -exponent : exponent
     }
 
     /// Powers of ten that a `Double` holds exactly.
@@ -135,21 +140,9 @@ enum JSONNumberReader {
             }
             index += 1
         }
-        if index < bytes.endIndex {
-            index += 1
-            var exponentNegative = false
-            if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                exponentNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            var exponent = 0
-            while index < bytes.endIndex {
-                exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0"))
-                guard exponent < 1000 else { return nil }
-                index += 1
-            }
-            scale += exponentNegative ? -exponent : exponent
-        }
+        let exponent = Self.exponent(bytes, from: index)
+        guard abs(exponent) < 1000 else { return nil }
+        scale += exponent
         var value = Double(mantissa)
         if mantissa != 0 {
             guard abs(scale) <= 22 else { return nil }
