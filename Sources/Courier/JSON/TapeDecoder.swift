@@ -38,8 +38,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    let bytes: [UInt8]
-    let entries: [JSONTape.Entry]
+    /// Keeps ``bytes`` and ``entries`` alive.
+    let document: JSONDocument
+    let bytes: UnsafeBufferPointer<UInt8>
+    let entries: UnsafeBufferPointer<JSONTape.Entry>
     let nullIndex: Int
     let options: Options
     /// The value `container(keyedBy:)`, `unkeyedContainer()` and the single-value reads see.
@@ -52,15 +54,17 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     var hintPosition = 0
     var hintMember = 0
 
-    init(bytes: [UInt8], tape: JSONTape, options: Options) {
-        self.bytes = bytes
-        self.entries = tape.entries
-        self.nullIndex = tape.nullIndex
+    init(document: JSONDocument, options: Options) {
+        self.document = document
+        bytes = document.bytes
+        entries = document.entries
+        nullIndex = document.nullIndex
         self.options = options
         path.reserveCapacity(16)
     }
 
     private init(sharing other: TapeDecoder, index: Int, path: [any CodingKey]) {
+        document = other.document
         bytes = other.bytes
         entries = other.entries
         nullIndex = other.nullIndex
@@ -204,9 +208,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The bytes of a scalar (a string's without its quotes).
     func withBytes<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let entry = entries[index]
-        return try bytes.withUnsafeBufferPointer { all in
-            try body(UnsafeBufferPointer(rebasing: all[Int(entry.start)..<entry.end]))
-        }
+        return try body(UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<entry.end]))
     }
 
     /// A scalar's text as written.
@@ -379,7 +381,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "This strategy reads only strings and numbers."))
         }
         do {
-            return try options.settings.foundationDecoder().decode(type, from: Data(bytes[lower..<upper]))
+            return try options.settings.foundationDecoder().decode(type, from: Data(UnsafeBufferPointer(rebasing: bytes[lower..<upper])))
         } catch DecodingError.dataCorrupted(let context) {
             throw DecodingError.dataCorrupted(.init(codingPath: path + context.codingPath, debugDescription: context.debugDescription, underlyingError: context.underlyingError))
         }

@@ -110,26 +110,25 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
         var name = name
         let snakeCase = isSnakeCase
+        let bytes = decoder.bytes
         return name.withUTF8 { wanted in
-            decoder.bytes.withUnsafeBufferPointer { bytes in
-                for _ in 0..<count {
-                    let valueIndex = position + 1
-                    let following = decoder.next(after: valueIndex)
-                    if Self.matches(decoder.entries[position], wanted, in: bytes, snakeCase: snakeCase) {
-                        decoder.hintObject = object
-                        decoder.hintPosition = following
-                        decoder.hintMember = member + 1
-                        return valueIndex
-                    }
-                    member += 1
-                    position = following
-                    if member == count {
-                        member = 0
-                        position = object + 1
-                    }
+            for _ in 0..<count {
+                let valueIndex = position + 1
+                let following = decoder.next(after: valueIndex)
+                if Self.matches(decoder.entries[position], wanted, in: bytes, snakeCase: snakeCase) {
+                    decoder.hintObject = object
+                    decoder.hintPosition = following
+                    decoder.hintMember = member + 1
+                    return valueIndex
                 }
-                return nil
+                member += 1
+                position = following
+                if member == count {
+                    member = 0
+                    position = object + 1
+                }
             }
+            return nil
         }
     }
 

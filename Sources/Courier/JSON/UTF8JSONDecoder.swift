@@ -51,24 +51,28 @@ public struct UTF8JSONDecoder: Sendable {
     /// Decodes a value of `type` from the UTF-8 JSON text in `data`.
     /// - Throws: `DecodingError`, as `JSONDecoder` would.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decode(type, from: [UInt8](data))
+        try decode(type, parsing: data)
     }
 
     /// Decodes a value of `type` from UTF-8 JSON bytes.
     /// - Throws: `DecodingError`, as `JSONDecoder` would.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try decode(type, parsing: bytes)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, parsing bytes: some Collection<UInt8>) throws -> T {
         guard let options = TapeDecoder.Options(self) else {
             return try foundationDecoder().decode(type, from: Data(bytes))
         }
-        let tape: JSONTape
+        let document: JSONDocument
         do {
-            tape = try bytes.withUnsafeBufferPointer { try JSONTape(parsing: $0) }
+            document = try JSONDocument(parsing: bytes)
         } catch {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error)
             )
         }
-        let decoder = TapeDecoder(bytes: bytes, tape: tape, options: options)
+        let decoder = TapeDecoder(document: document, options: options)
         return try decoder.unwrap(type, at: 0)
     }
 
