@@ -44,15 +44,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     let entries: UnsafeBufferPointer<JSONTape.Entry>
     let nullIndex: Int
     let options: Options
+    // The decoder is used from one thread at a time, by the `decode` call that made it: its
+    // mutable state skips the run-time exclusivity checks, which cost more than the reads.
+
     /// The value `container(keyedBy:)`, `unkeyedContainer()` and the single-value reads see.
-    var index = 0
+    @exclusivity(unchecked) var index = 0
     /// Coding keys from the top down to ``index``.
-    var path: [any CodingKey] = []
+    @exclusivity(unchecked) var path: [any CodingKey] = []
     /// The object and member where the last member lookup ended: the next lookup in the same
     /// object starts there, so members read in document order are found at the first comparison.
-    var hintObject = -1
-    var hintPosition = 0
-    var hintMember = 0
+    @exclusivity(unchecked) var hintObject = -1
+    @exclusivity(unchecked) var hintPosition = 0
+    @exclusivity(unchecked) var hintMember = 0
 
     init(document: JSONDocument, options: Options) {
         self.document = document
