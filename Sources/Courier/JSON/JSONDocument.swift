@@ -1,0 +1,38 @@
+import Foundation
+
+/// A JSON text's bytes and its parsed ``JSONTape``, in memory of their own for as long as any
+/// decoder reading them lives.
+///
+/// Decoders read both through unsafe buffer pointers: every index they use comes from the tape
+/// itself, and this saves the retain, release and bounds check of an array on each of the many
+/// reads per value.
+final class JSONDocument {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let entries: UnsafeBufferPointer<JSONTape.Entry>
+    /// An entry that is `null` and belongs to no container, for values that are absent.
+    let nullIndex: Int
+
+    /// Copies and parses `data`.
+    /// - Throws: ``JSONSyntaxError``.
+    init(parsing data: some Collection<UInt8>) throws(JSONSyntaxError) {
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: data.count)
+        UnsafeMutableRawBufferPointer(bytes).copyBytes(from: data)  // UInt8 is trivial: copying initializes
+        let tape: JSONTape
+        do {
+            tape = try JSONTape(parsing: UnsafeBufferPointer(bytes))
+        } catch {
+            bytes.deallocate()
+            throw error
+        }
+        let entries = UnsafeMutableBufferPointer<JSONTape.Entry>.allocate(capacity: tape.entries.count)
+        _ = entries.initialize(from: tape.entries)
+        self.bytes = UnsafeBufferPointer(bytes)
+        self.entries = UnsafeBufferPointer(entries)
+        nullIndex = tape.nullIndex
+    }
+
+    deinit {
+        bytes.deallocate()
+        entries.deallocate()
+    }
+}
