@@ -343,6 +343,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             return date
         case .custom(let decode):
             return try at(index) { try decode(self) }
+        #if canImport(Darwin)
+        // A case of its own in Apple's Foundation; on Linux `.formatted` is a `.custom` closure.
+        case .formatted(let formatter):
+            let text = try string(at: index, path: path)
+            guard let date = formatter.date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Date string does not match format expected by formatter."))
+            }
+            return date
+        #endif
         @unknown default:
             return try foundationValue(Date.self, at: index)
         }
