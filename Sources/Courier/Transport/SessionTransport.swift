@@ -119,16 +119,7 @@ extension SessionTransport: FileTransferTransport {
                     guard let location else {
                         throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")
                     }
-                    do {
-                        try? FileManager.default.removeItem(at: destination)
-                        try FileManager.default.moveItem(at: location, to: destination)
-                    } catch {
-                        throw CourierError(
-                            .fileAccessFailed,
-                            message: "The download could not be moved to \(destination.path).",
-                            underlyingError: error
-                        )
-                    }
+                    try Self.moveDownload(at: location, to: destination)
                     return (try Self.response(from: response), nil)
                 })
             }
@@ -171,6 +162,17 @@ extension SessionTransport: FileTransferTransport {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
         return urlRequest
+    }
+
+    /// Moves URLSession's temporary download to `destination`, replacing any file there.
+    /// - Throws: ``CourierError/Kind/fileAccessFailed``.
+    static func moveDownload(at location: URL, to destination: URL) throws(CourierError) {
+        do {
+            try? FileManager.default.removeItem(at: destination)
+            try FileManager.default.moveItem(at: location, to: destination)
+        } catch {
+            throw CourierError(.fileAccessFailed, message: "The download could not be moved to \(destination.path).", underlyingError: error)
+        }
     }
 
     static func response(from urlResponse: URLResponse?) throws -> HTTPResponse {
@@ -265,17 +267,10 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
         guard let destination = transfer.destination else { return }
         do {
-            try? FileManager.default.removeItem(at: destination)
-            try FileManager.default.moveItem(at: location, to: destination)
+            try SessionTransport.moveDownload(at: location, to: destination)
             state.withLock { $0.downloaded = true }
         } catch {
-            state.withLock {
-                $0.failure = CourierError(
-                    .fileAccessFailed,
-                    message: "The download could not be moved to \(destination.path).",
-                    underlyingError: error
-                )
-            }
+            state.withLock { $0.failure = error }
         }
     }
 
