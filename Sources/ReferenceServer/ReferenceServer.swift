@@ -5,6 +5,7 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 
 /// The example backends of Courier's documentation as a real HTTP server: social (`/api/v1`),
 /// movies shaped like TheMovieDB (`/3`), auth (`/authenticate`, `/token`), analytics (`/v1/events`),
@@ -64,7 +65,7 @@ public final class ReferenceServer: Sendable {
     private let ledger: ReliabilityLedger
     private let requests: RequestCounter
     private let scheme: String
-    private let tasks: [Task<Void, any Error>]
+    private let servers: [RunningApplication]
 
     private init(
         host: String,
@@ -75,7 +76,7 @@ public final class ReferenceServer: Sendable {
         ledger: ReliabilityLedger,
         requests: RequestCounter,
         scheme: String,
-        tasks: [Task<Void, any Error>]
+        servers: [RunningApplication]
     ) {
         self.ledger = ledger
         self.requests = requests
@@ -85,7 +86,7 @@ public final class ReferenceServer: Sendable {
         self.analyticsPort = analyticsPort
         self.movieAPIKey = movieAPIKey
         self.store = store
-        self.tasks = tasks
+        self.servers = servers
     }
 
     /// `http://127.0.0.1:PORT` (`https` with ``Options/tls``).
@@ -146,9 +147,9 @@ public final class ReferenceServer: Sendable {
         AnalyticsRoutes.register(on: analytics, store: store)
         EchoRoutes.register(on: analytics)
 
-        let (mainPort, mainTask) = try await run(main, server: server, host: options.host, port: options.port, logger: logger)
+        let mainServer = try await run(main, server: server, host: options.host, port: options.port, logger: logger)
         do {
-            let (analyticsPort, analyticsTask) = try await run(
+            let analyticsServer = try await run(
                 analytics,
                 server: server,
                 host: options.host,
@@ -157,34 +158,51 @@ public final class ReferenceServer: Sendable {
             )
             return ReferenceServer(
                 host: options.host,
-                port: mainPort,
-                analyticsPort: analyticsPort,
+                port: mainServer.port,
+                analyticsPort: analyticsServer.port,
                 movieAPIKey: options.movieAPIKey,
                 store: store,
                 ledger: ledger,
                 requests: requests,
                 scheme: options.tls == nil ? "http" : "https",
-                tasks: [mainTask, analyticsTask]
+                servers: [mainServer, analyticsServer]
             )
         } catch {
-            mainTask.cancel()
-            _ = await mainTask.result
+            await mainServer.stop()
             throw error
         }
     }
 
-    /// Stops both servers and waits until they have closed.
+    /// Stops both servers and waits until they have closed: they stop accepting, finish the
+    /// requests in progress for up to a second, then cancel the rest.
     public func stop() async {
-        for task in tasks { task.cancel() }
-        for task in tasks { _ = await task.result }
+        for server in servers { await server.stop() }
     }
 
     /// Serves until cancelled: the caller's task runs the servers (for `courier-demo serve`).
     public func waitUntilStopped() async {
         await withTaskCancellationHandler {
-            for task in tasks { _ = await task.result }
+            for server in servers { _ = await server.task.result }
         } onCancel: {
-            for task in tasks { task.cancel() }
+            for server in servers { Task { await server.group.triggerGracefulShutdown() } }
+        }
+    }
+
+    /// One application, running in a task of its own under a service group that can shut it down
+    /// gracefully.
+    ///
+    /// Cancelling a Hummingbird server's task outright can crash the process (NIO's "Deinited
+    /// NIOAsyncWriter without calling finish()", apple/swift-nio#3481) when a connection it has
+    /// accepted was not yet handed to the server; a graceful shutdown first closes the listener
+    /// and serves what it accepted.
+    struct RunningApplication: Sendable {
+        let port: Int
+        let group: ServiceGroup
+        let task: Task<Void, any Error>
+
+        func stop() async {
+            await group.triggerGracefulShutdown()
+            _ = await task.result
         }
     }
 
@@ -198,14 +216,14 @@ public final class ReferenceServer: Sendable {
         return try .tls(.http1(), tlsConfiguration: configuration)
     }
 
-    /// Runs one application in a task; returns its bound port once it listens.
+    /// Runs one application in a task; returns once it listens.
     private static func run(
         _ router: Router<ReferenceRequestContext>,
         server: HTTPServerBuilder,
         host: String,
         port: Int,
         logger: Logger
-    ) async throws -> (port: Int, task: Task<Void, any Error>) {
+    ) async throws -> RunningApplication {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
@@ -217,12 +235,16 @@ public final class ReferenceServer: Sendable {
             },
             logger: logger
         )
+        var configuration = ServiceGroupConfiguration(services: [app], logger: logger)
+        // Requests still running then (a fault that stalls for 30 s) are cancelled.
+        configuration.maximumGracefulShutdownDuration = .seconds(1)
+        let group = ServiceGroup(configuration: configuration)
         let task = Task {
             defer { portContinuation.finish() }
-            try await app.run()
+            try await group.run()
         }
         for await boundPort in portStream {
-            return (boundPort, task)
+            return RunningApplication(port: boundPort, group: group, task: task)
         }
         // The stream ended without a port: the server failed to start.
         if case .failure(let error) = await task.result { throw error }
