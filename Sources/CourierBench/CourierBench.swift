@@ -40,8 +40,21 @@ struct CourierBench: AsyncParsableCommand {
     @Option(help: "Requests per transport in the soak.")
     var soakRequests = 20_000
 
-    @Option(help: "Only workloads whose name starts with this (e.g. download, get_small), for profiling.")
+    @Option(help: "Only workloads (or, with --micro, measurements) whose name starts with this (e.g. download, get_small, decode_list), for profiling.")
     var only: String?
+
+    @Option(name: .customLong("transport"), help: "Only this transport (ahc, urlsession, ahc_openapi), for profiling.")
+    var onlyTransport: TransportName?
+
+    @Option(name: .customLong("concurrency"), help: "Only this many requests in flight (1, 16 or 64), for profiling.")
+    var onlyConcurrency: Int?
+
+    enum Side: String, ExpressibleByArgument {
+        case raw, courier
+    }
+
+    @Option(name: .customLong("side"), help: "Only this side (raw or courier) of request workloads, for profiling one of them; no ratio.")
+    var onlySide: Side?
 
     @Option(help: "Seconds per side per round.")
     var seconds = 2.0
@@ -51,7 +64,7 @@ struct CourierBench: AsyncParsableCommand {
 
     func run() async throws {
         if micro {
-            try await MicroBenchmark.run()
+            try await MicroBenchmark.run(only: only)
             return
         }
         let server = try await ReferenceServer.start()
@@ -68,9 +81,9 @@ struct CourierBench: AsyncParsableCommand {
             transport: AsyncHTTPClientTransport(configuration: .init(client: .courierShared))
         )
 
-        let transports: [TransportName] = quick ? [.ahc] : [.ahc, .urlsession, .ahcOpenAPI]
+        let transports: [TransportName] = (quick ? [TransportName.ahc] : TransportName.allCases).filter { onlyTransport == nil || onlyTransport == $0 }
         let workloads: [Workload] = (quick ? [.smallJSON, .list] : Workload.allCases).filter(selected)
-        let concurrencies = quick ? [64] : [1, 16, 64]
+        let concurrencies: [Int] = (quick ? [64] : [1, 16, 64]).filter { onlyConcurrency == nil || onlyConcurrency == $0 }
         let seconds = quick ? min(self.seconds, 1.5) : self.seconds
         let rounds = quick ? min(self.rounds, 2) : self.rounds
         let duration = Duration.milliseconds(Int(seconds * 1000))
@@ -115,18 +128,20 @@ struct CourierBench: AsyncParsableCommand {
                         courierOperation = { try await workload.courierCall(openAPIClient) }
                     }
                     // Warm up connections and caches on both sides.
-                    _ = await LoadRunner.run(concurrency: concurrency, duration: .milliseconds(300), rawOperation)
-                    _ = await LoadRunner.run(concurrency: concurrency, duration: .milliseconds(300), courierOperation)
+                    let runsRaw = onlySide != .courier
+                    let runsCourier = onlySide != .raw
+                    if runsRaw { _ = await LoadRunner.run(concurrency: concurrency, duration: .milliseconds(300), rawOperation) }
+                    if runsCourier { _ = await LoadRunner.run(concurrency: concurrency, duration: .milliseconds(300), courierOperation) }
                     var rawTotal = LoadRunner.Sample()
                     var courierTotal = LoadRunner.Sample()
                     for round in 0..<rounds {
                         // Alternate which side goes first so drift of the machine cancels out.
                         if round % 2 == 0 {
-                            rawTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, rawOperation))
-                            courierTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, courierOperation))
+                            if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, rawOperation)) }
+                            if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, courierOperation)) }
                         } else {
-                            courierTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, courierOperation))
-                            rawTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, rawOperation))
+                            if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, courierOperation)) }
+                            if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, rawOperation)) }
                         }
                     }
                     report(workload.rawValue, transport.rawValue, concurrency, raw: rawTotal, courier: courierTotal)
@@ -224,6 +239,8 @@ struct CourierBench: AsyncParsableCommand {
         line += " raw_p50_us=\(format(raw.percentile(0.5), 0)) courier_p50_us=\(format(courier.percentile(0.5), 0))"
         line += " raw_p99_us=\(format(raw.percentile(0.99), 0)) courier_p99_us=\(format(courier.percentile(0.99), 0))"
         line += " peak_rss_mib=\(format(peakRSS, 1))"
+        line += " raw_cpu_us=\(format(raw.cpuMicrosecondsPerRequest, 0)) courier_cpu_us=\(format(courier.cpuMicrosecondsPerRequest, 0))"
+        line += " raw_csw=\(format(raw.contextSwitchesPerRequest, 1)) courier_csw=\(format(courier.contextSwitchesPerRequest, 1))"
         return line
     }
 }

@@ -58,8 +58,8 @@ enum DecoderBenchmark {
         return Data(#"{"page":1,"results":[\#(movies.joined(separator: ","))],"total_pages":500,"total_results":10000}"#.utf8)
     }
 
-    static func run() throws {
-        for payload in payloads() {
+    static func run(selected: (String) -> Bool) throws {
+        for payload in payloads() where selected("decode_\(payload.name)") {
             try payload.decodeUTF8(payload.bytes)
             try payload.decodeFoundation(payload.bytes)
             // About 50 MB through each decoder per round, at least 20 decodes.

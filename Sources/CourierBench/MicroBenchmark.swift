@@ -14,7 +14,9 @@ enum MicroBenchmark {
         }
     }
 
-    static func run() async throws {
+    /// Runs every measurement, or only those whose name starts with `only`.
+    static func run(only: String?) async throws {
+        let selected = { (name: String) in only.map { name.hasPrefix($0) } ?? true }
         let ok = Client(baseURL: "http://127.0.0.1:8080/api/v1", transport: InstantTransport(status: .ok)) {
             $0.commonParameters.query["api_key"] = "key"
             $0.commonParameters.headerFields[.userAgent] = "courier-bench"
@@ -23,16 +25,22 @@ enum MicroBenchmark {
         let endpoint = Request<Void>(.get, "users/\(42)/friends", query: ["page": 2, "sort": "name"])
         let iterations = 200_000
 
-        try measure("build_request", iterations: iterations) {
-            _ = try ok.prepare(endpoint)
+        if selected("build_request") {
+            try measure("build_request", iterations: iterations) {
+                _ = try ok.prepare(endpoint)
+            }
         }
-        try await measureAsync("send_success", iterations: iterations) {
-            try await ok.send(endpoint)
+        if selected("send_success") {
+            try await measureAsync("send_success", iterations: iterations) {
+                try await ok.send(endpoint)
+            }
         }
-        try await measureAsync("send_error_mapping", iterations: iterations) {
-            do { try await failing.send(endpoint) } catch let error as CourierError where error.kind == .notFound {}
+        if selected("send_error_mapping") {
+            try await measureAsync("send_error_mapping", iterations: iterations) {
+                do { try await failing.send(endpoint) } catch let error as CourierError where error.kind == .notFound {}
+            }
         }
-        try DecoderBenchmark.run()
+        try DecoderBenchmark.run(selected: selected)
     }
 
     static func measure(_ name: String, iterations: Int, _ body: () throws -> Void) throws {
