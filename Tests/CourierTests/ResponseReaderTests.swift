@@ -167,6 +167,16 @@ struct ResponseReaderTests {
         #expect(account == Account(id: 1, name: "A"))
     }
 
+    @Test("what counts as a JSON media type: case, spaces and parameters aside", arguments: [
+        ("application/json", true), (" Application/JSON ; charset=utf-8", true), ("\tTEXT/json", true),
+        ("application/vnd.api+json", true), ("APPLICATION/PROBLEM+JSON;x=1", true),
+        ("application/jsonp", false), ("application/json5", false), ("text/html", false), ("+json", false),
+        ("application/javascript", false), ("", false), (";application/json", false),
+    ])
+    func jsonMediaTypeRule(contentType: String, isJSON: Bool) {
+        #expect(ResponseReader.isJSON(contentType) == isJSON)
+    }
+
     @Test("Data responses return the bytes whatever the content type")
     func dataResponse() throws {
         let data = try read(Request<Data>(.get, "x"), status: 200, body: "<svg/>", contentType: "image/svg+xml")

@@ -55,25 +55,13 @@ extension Client {
         limits: Limits
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = self.transport
-        let work = Task {
+        return try await attempts.perform(
+            deadline: .now + context.timeout,
+            timeoutError: CourierError(.timedOut, message: "No complete response within \(context.timeout).")
+        ) {
             try await Self.followingRedirects(request, body: body, context: context, limits: limits) { request, body, context in
                 try await Self.send(request, body: body, context: context, bodyLimit: limits.body, through: transport)
             }
-        }
-        let id = attempts.insert(deadline: .now + context.timeout) { work.cancel() }
-        do {
-            let result = try await withTaskCancellationHandler {
-                try await work.value
-            } onCancel: {
-                work.cancel()
-            }
-            attempts.remove(id)
-            return result
-        } catch {
-            if attempts.remove(id) && !Task.isCancelled {
-                throw CourierError(.timedOut, message: "No complete response within \(context.timeout).")
-            }
-            throw error
         }
     }
 
@@ -86,7 +74,8 @@ extension Client {
         send: (HTTPRequest, HTTPBody?, MiddlewareContext) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var (request, body, context) = (request, body, context)
-        var visited: Set<String> = ["\(request.method) \(context.origin.absoluteString)\(request.path ?? "/")"]
+        // Targets already requested, filled in at the first redirect (most responses are not one).
+        var visited: Set<String> = []
         while true {
             let (response, responseBody) = try await send(request, body, context)
             guard limits.redirects > 0,
@@ -97,7 +86,8 @@ extension Client {
                     bodyIsReplayable: body.map { $0.iterationBehavior == .multiple } ?? true
                 )
             else { return (response, responseBody) }
-            let target = "\(redirect.request.method) \(redirect.origin.absoluteString)\(redirect.request.path ?? "/")"
+            if visited.isEmpty { visited.insert(Self.target(of: request, at: context.origin)) }
+            let target = Self.target(of: redirect.request, at: redirect.origin)
             var failure: CourierError?
             if visited.count > limits.redirects {
                 failure = CourierError(.invalidResponse, message: "Stopped after \(limits.redirects) redirects.")
@@ -115,6 +105,11 @@ extension Client {
         }
     }
 
+    /// What a redirect loop repeats: method, origin and path.
+    private static func target(of request: HTTPRequest, at origin: URL) -> String {
+        "\(request.method) \(origin.absoluteString)\(request.path ?? "/")"
+    }
+
     /// One request and response through the transport, the body delivered as `context` asks.
     private static func send(
         _ request: HTTPRequest,
@@ -123,8 +118,8 @@ extension Client {
         bodyLimit: Int,
         through transport: any ClientTransport
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        if let fileTransport = transport as? any FileTransferTransport,
-            let transfer = Self.fileTransfer(request, body: body, context: context, bodyLimit: bodyLimit)
+        if let transfer = Self.fileTransfer(request, body: body, context: context, bodyLimit: bodyLimit),
+            let fileTransport = transport as? any FileTransferTransport
         {
             let (response, responseBody) = try await fileTransport.transfer(transfer)
             if let destination = transfer.destination, response.status.kind != .successful {
@@ -153,7 +148,7 @@ extension Client {
         case .stream where response.status.kind == .successful:
             return (response, reported)
         default:
-            return (response, HTTPBody(try await collect(reported, upTo: bodyLimit)))
+            return (response, HTTPBody(try await collectBytes(reported, upTo: bodyLimit)))
         }
     }
 
@@ -181,26 +176,40 @@ extension Client {
 
     /// Reads a body into memory, refusing to go past `limit` bytes.
     static func collect(_ body: HTTPBody?, upTo limit: Int) async throws -> Data {
-        guard let body else { return Data() }
-        if case .known(let length) = body.length, length > limit {
-            throw CourierError(
-                .responseTooLarge,
-                message: "The response body has \(length) bytes; the limit is \(limit)."
-            )
+        Data(try await collectBytes(body, upTo: limit))
+    }
+
+    /// Reads a body into memory, refusing to go past `limit` bytes; a body that arrives in one
+    /// chunk comes back as that chunk, not copied.
+    static func collectBytes(_ body: HTTPBody?, upTo limit: Int) async throws -> HTTPBody.ByteChunk {
+        guard let body else { return [] }
+        var expectedLength: Int?
+        if case .known(let length) = body.length {
+            guard length <= limit else {
+                throw CourierError(
+                    .responseTooLarge,
+                    message: "The response body has \(length) bytes; the limit is \(limit)."
+                )
+            }
+            expectedLength = Int(length)
         }
-        var data = Data()
-        if case .known(let length) = body.length { data.reserveCapacity(Int(length)) }
+        var bytes: HTTPBody.ByteChunk = []
         for try await chunk in body {
             try Task.checkCancellation()
-            guard data.count + chunk.count <= limit else {
+            guard bytes.count + chunk.count <= limit else {
                 throw CourierError(
                     .responseTooLarge,
                     message: "The response body is larger than the limit of \(limit) bytes."
                 )
             }
-            data.append(contentsOf: chunk)
+            if bytes.isEmpty {
+                bytes = chunk
+            } else {
+                if let expectedLength { bytes.reserveCapacity(expectedLength) }
+                bytes.append(contentsOf: chunk)
+            }
         }
-        return data
+        return bytes
     }
 
     /// Writes a body to `file` as it arrives, replacing what the file held.

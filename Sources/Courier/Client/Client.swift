@@ -134,15 +134,8 @@ public final class Client: Sendable {
         _ prepared: PreparedRequest,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws(CourierError) -> Value {
-        let work = Task(operation: operation)
-        let id = inFlight.insert(deadline: nil) { work.cancel() }
-        defer { inFlight.remove(id) }
         do {
-            return try await withTaskCancellationHandler {
-                try await work.value
-            } onCancel: {
-                work.cancel()
-            }
+            return try await inFlight.perform(deadline: nil, operation)
         } catch {
             throw CourierError(error).with(request: prepared.request)
         }

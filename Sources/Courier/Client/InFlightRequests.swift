@@ -7,7 +7,9 @@
 final class InFlightRequests: Sendable {
     private struct Entry {
         var deadline: ContinuousClock.Instant?
-        var cancel: @Sendable () -> Void
+        /// `nil` only between ``perform(deadline:timeoutError:_:)`` registering its work and
+        /// starting the work's task.
+        var cancel: (@Sendable () -> Void)?
         var timedOut = false
     }
 
@@ -28,8 +30,63 @@ final class InFlightRequests: Sendable {
 
     private let state = LockedState(State())
 
+    /// Runs `operation` in a task of its own that ``cancelAll()`` and `deadline` can cancel, and
+    /// waits for it; cancelling the waiting task cancels it too.
+    ///
+    /// Where the platform has `Task.immediate`, the task starts on the calling thread and runs until
+    /// it first suspends: work that never waits (a stubbed or instant response) costs no thread hop.
+    /// The work is registered before it starts, so a ``cancelAll()`` at any moment reaches it.
+    /// - Parameters:
+    ///   - deadline: When the work is cancelled, if it has not finished.
+    ///   - timeoutError: Thrown instead of the work's own error when the deadline cancelled it.
+    ///   - operation: The work.
+    /// - Returns: The work's value.
+    func perform<Value: Sendable>(
+        deadline: ContinuousClock.Instant?,
+        timeoutError: @autoclosure () -> any Error = CancellationError(),
+        _ operation: sending @escaping () async throws -> Value
+    ) async throws -> Value {
+        let id = insert(deadline: deadline, cancel: nil)
+        let work = Self.startTask(operation)
+        attach(id) { work.cancel() }
+        do {
+            let value = try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
+            }
+            remove(id)
+            return value
+        } catch {
+            if remove(id) && !Task.isCancelled { throw timeoutError() }
+            throw error
+        }
+    }
+
+    /// A task running `operation`, started on the calling thread where the platform can.
+    private static func startTask<Value: Sendable>(
+        _ operation: sending @escaping () async throws -> Value
+    ) -> Task<Value, any Error> {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return Task.immediate(operation: operation)
+        }
+        return Task(operation: operation)
+    }
+
+    /// Gives registered work the way to cancel it; cancels at once when the work was cancelled
+    /// (by ``cancelAll()`` or its deadline) before it had one.
+    private func attach(_ id: UInt64, cancel: @escaping @Sendable () -> Void) {
+        let cancelNow = state.withLock { state in
+            // Through the index: `entries[id]?.cancel = …` costs several allocations per call.
+            guard let index = state.entries.index(forKey: id), !state.entries.values[index].timedOut else { return true }
+            state.entries.values[index].cancel = cancel
+            return false
+        }
+        if cancelNow { cancel() }
+    }
+
     /// Registers work that must finish by `deadline` (if any); returns the id to remove it with.
-    func insert(deadline: ContinuousClock.Instant?, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+    func insert(deadline: ContinuousClock.Instant?, cancel: (@Sendable () -> Void)?) -> UInt64 {
         let (id, startWatchdog) = state.withLock { state in
             state.nextID += 1
             state.entries[state.nextID] = Entry(deadline: deadline, cancel: cancel)
@@ -62,7 +119,7 @@ final class InFlightRequests: Sendable {
                 state.entries.removeAll()
                 state.publishCount()
             }
-            return state.entries.values.map(\.cancel)
+            return state.entries.values.compactMap(\.cancel)
         }
         for cancel in cancellers { cancel() }
     }
@@ -94,14 +151,18 @@ final class InFlightRequests: Sendable {
             let (overdue, keepRunning) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
                 var overdue: [@Sendable () -> Void] = []
                 var waiting = false
-                for (id, entry) in state.entries {
-                    guard let deadline = entry.deadline, !entry.timedOut else { continue }
-                    if deadline <= now {
-                        state.entries[id]?.timedOut = true
-                        overdue.append(entry.cancel)
-                    } else {
-                        waiting = true
+                var index = state.entries.startIndex
+                while index != state.entries.endIndex {
+                    let entry = state.entries.values[index]
+                    if let deadline = entry.deadline, !entry.timedOut {
+                        if deadline <= now {
+                            state.entries.values[index].timedOut = true
+                            if let cancel = entry.cancel { overdue.append(cancel) }
+                        } else {
+                            waiting = true
+                        }
                     }
+                    state.entries.formIndex(after: &index)
                 }
                 if !waiting { state.watchdogRunning = false }
                 return (overdue, waiting)

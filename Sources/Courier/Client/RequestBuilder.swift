@@ -8,6 +8,9 @@ import HTTPTypes
 /// `Content-Type` is set only when the endpoint did not set one; `Accept: application/json` only
 /// when the response is decoded from JSON and the endpoint set no `Accept`.
 enum RequestBuilder {
+    /// `Accept: application/json`, checked once rather than on every request.
+    private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
+
     static func prepare<Response>(
         _ request: Request<Response>,
         configuration: Configuration
@@ -22,9 +25,16 @@ enum RequestBuilder {
 
         var query = request.query
         query.addMissing(from: configuration.commonParameters.query)
-        let queryString = configuration.queryEncoder.encode(query, for: .query)
-        var target = base.path + "/" + request.path.escaped
-        if !queryString.isEmpty { target += "?" + queryString }
+        // The request target in one buffer: base path, "/", the endpoint's path, "?" and the query.
+        var target: [UInt8] = []
+        target.reserveCapacity(base.path.utf8.count + request.path.escaped.utf8.count + 64)
+        target.append(contentsOf: base.path.utf8)
+        target.append(UInt8(ascii: "/"))
+        target.append(contentsOf: request.path.escaped.utf8)
+        let pathLength = target.count
+        target.append(UInt8(ascii: "?"))
+        configuration.queryEncoder.append(query, for: .query, to: &target)
+        if target.count == pathLength + 1 { target.removeLast() }
 
         var headerFields = configuration.commonParameters.headerFields
         if !request.headerFields.isEmpty {
@@ -33,7 +43,7 @@ enum RequestBuilder {
             }
         }
         if request.decoding.expectsJSON && headerFields[.accept] == nil {
-            headerFields[.accept] = "application/json"
+            headerFields.append(Self.acceptJSON)
         }
 
         var bodyData: Data?
@@ -53,7 +63,7 @@ enum RequestBuilder {
             method: request.method,
             scheme: base.scheme,
             authority: base.authority,
-            path: target,
+            path: String(decoding: target, as: UTF8.self),
             headerFields: headerFields
         )
         return PreparedRequest(

@@ -27,26 +27,36 @@ enum PercentEncoding {
         }
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
     /// Escapes every byte of `text` not in `allowed`; with `spaceAsPlus`, a space becomes `+`
     /// (the `application/x-www-form-urlencoded` rule).
     static func escape(_ text: String, allowing allowed: Allowed, spaceAsPlus: Bool = false) -> String {
-        let utf8 = text.utf8
-        if utf8.allSatisfy(allowed.contains) { return text }
+        if text.utf8.allSatisfy(allowed.contains) { return text }
         var output: [UInt8] = []
-        output.reserveCapacity(utf8.count * 3)
-        for byte in utf8 {
-            if allowed.contains(byte) {
-                output.append(byte)
-            } else if spaceAsPlus && byte == UInt8(ascii: " ") {
-                output.append(UInt8(ascii: "+"))
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+        output.reserveCapacity(text.utf8.count * 3)
+        append(text, allowing: allowed, spaceAsPlus: spaceAsPlus, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `text` to `output`, escaped as ``escape(_:allowing:spaceAsPlus:)`` would.
+    static func append(_ text: String, allowing allowed: Allowed, spaceAsPlus: Bool = false, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes {
+                if allowed.contains(byte) {
+                    output.append(byte)
+                } else if spaceAsPlus && byte == UInt8(ascii: " ") {
+                    output.append(UInt8(ascii: "+"))
+                } else {
+                    output.append(UInt8(ascii: "%"))
+                    output.append(hexDigit(byte >> 4))
+                    output.append(hexDigit(byte & 0x0F))
+                }
             }
         }
-        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `0`–`9`, `A`–`F` for a value below 16.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 }

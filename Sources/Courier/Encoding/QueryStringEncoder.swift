@@ -63,50 +63,88 @@ public struct QueryStringEncoder: Sendable, Hashable {
     ///   - destination: A query or a form body.
     /// - Returns: The encoded string without a leading `?`; empty when there is nothing to write.
     public func encode(_ parameters: QueryParameters, for destination: Destination = .query) -> String {
-        var pairs: [Pair] = []
+        var output: [UInt8] = []
+        append(parameters, for: destination, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the encoded parameters to `output`, each pair escaped straight into it: the
+    /// request builder writes the whole request target into one buffer.
+    func append(_ parameters: QueryParameters, for destination: Destination, to output: inout [UInt8]) {
+        var writer = PairWriter(spaceAsPlus: destination == .formBody, output: output, start: output.count)
+        output = []
         for item in parameters.items {
-            flatten(item.value, name: item.name, into: &pairs)
+            write(item.value, name: item.name, to: &writer)
         }
-        let spaceAsPlus = destination == .formBody
-        return pairs.map { pair in
-            PercentEncoding.escape(pair.name, allowing: .unreserved, spaceAsPlus: spaceAsPlus) + "="
-                + pair.values.map { PercentEncoding.escape($0, allowing: .unreserved, spaceAsPlus: spaceAsPlus) }
-                .joined(separator: ",")
-        }.joined(separator: "&")
+        output = writer.output
     }
 
-    /// One `name=value` in the output; several values only for comma-separated lists, each escaped
-    /// on its own so the joining commas stay the only separators.
-    private struct Pair {
-        var name: String
-        var values: [String]
+    /// Writes `name=value` pairs, separated by `&`, into a byte buffer.
+    private struct PairWriter {
+        let spaceAsPlus: Bool
+        var output: [UInt8]
+        /// Where this encoding's first pair begins; anything before it belongs to the caller.
+        let start: Int
+
+        mutating func pair(name: String, values: some Sequence<String>) {
+            if output.count > start { output.append(UInt8(ascii: "&")) }
+            PercentEncoding.append(name, allowing: .unreserved, spaceAsPlus: spaceAsPlus, to: &output)
+            output.append(UInt8(ascii: "="))
+            var first = true
+            for value in values {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                PercentEncoding.append(value, allowing: .unreserved, spaceAsPlus: spaceAsPlus, to: &output)
+            }
+        }
     }
 
-    private func flatten(_ value: QueryValue, name: String, into pairs: inout [Pair]) {
+    private func write(_ value: QueryValue, name: String, to writer: inout PairWriter) {
         switch value {
         case .absent:
             break
         case .text(let text):
-            pairs.append(Pair(name: name, values: [text]))
+            writer.pair(name: name, values: CollectionOfOne(text))
         case .bool(let flag):
-            pairs.append(Pair(name: name, values: [flag ? boolEncoding.trueText : boolEncoding.falseText]))
+            writer.pair(name: name, values: CollectionOfOne(flag ? boolEncoding.trueText : boolEncoding.falseText))
         case .dictionary(let members):
             for key in members.keys.sorted() {
-                if let member = members[key] { flatten(member, name: "\(name)[\(key)]", into: &pairs) }
+                if let member = members[key] { write(member, name: "\(name)[\(key)]", to: &writer) }
             }
         case .list(let elements):
             switch arrayEncoding.style {
             case .brackets:
-                for element in elements { flatten(element, name: "\(name)[]", into: &pairs) }
+                for element in elements { write(element, name: "\(name)[]", to: &writer) }
             case .repeatedName:
-                for element in elements { flatten(element, name: name, into: &pairs) }
+                for element in elements { write(element, name: name, to: &writer) }
             case .indexed:
-                for (index, element) in elements.enumerated() { flatten(element, name: "\(name)[\(index)]", into: &pairs) }
+                for (index, element) in elements.enumerated() { write(element, name: "\(name)[\(index)]", to: &writer) }
             case .commaSeparated:
-                var parts: [Pair] = []
-                for element in elements { flatten(element, name: name, into: &parts) }
-                if !parts.isEmpty { pairs.append(Pair(name: name, values: parts.flatMap(\.values))) }
+                // One pair: the leaves' values, each escaped on its own so the joining commas stay
+                // the only separators.
+                var values: [String] = []
+                for element in elements { collectLeaves(of: element, into: &values) }
+                if !values.isEmpty { writer.pair(name: name, values: values) }
             }
+        }
+    }
+
+    /// The texts a comma-separated list writes for one element: nested lists and dictionaries
+    /// contribute all their leaves, in order.
+    private func collectLeaves(of value: QueryValue, into values: inout [String]) {
+        switch value {
+        case .absent:
+            break
+        case .text(let text):
+            values.append(text)
+        case .bool(let flag):
+            values.append(flag ? boolEncoding.trueText : boolEncoding.falseText)
+        case .dictionary(let members):
+            for key in members.keys.sorted() {
+                if let member = members[key] { collectLeaves(of: member, into: &values) }
+            }
+        case .list(let elements):
+            for element in elements { collectLeaves(of: element, into: &values) }
         }
     }
 }

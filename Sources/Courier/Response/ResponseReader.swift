@@ -67,9 +67,21 @@ enum ResponseReader {
 
     /// `application/json`, `text/json` and any `…+json` media type, parameters ignored.
     static func isJSON(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first?
-            .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        return mediaType == "application/json" || mediaType == "text/json" || mediaType.hasSuffix("+json")
+        // Byte by byte and case-insensitively: no strings are made to answer.
+        let utf8 = contentType.utf8
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = utf8.startIndex
+        var end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
+        while start < end, isSpace(utf8[start]) { utf8.formIndex(after: &start) }
+        while end > start, isSpace(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
+        let mediaType = utf8[start..<end].lazy.map(asciiLowercase)
+        return mediaType.elementsEqual("application/json".utf8)
+            || mediaType.elementsEqual("text/json".utf8)
+            || (mediaType.count > 5 && mediaType.suffix(5).elementsEqual("+json".utf8))
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 
     /// A decoding failure naming the key path and what was wrong there.
