@@ -248,11 +248,18 @@ struct JSONTape {
             position = start
             var escaped = false
             while true {
-                // Plain ASCII is most of any string: step over it eight bytes at a time.
+                // Plain ASCII is most of any string: step over it eight bytes at a time, and
+                // straight to the first byte that needs a look.
                 if let base = bytes.baseAddress {
                     while position + 8 <= bytes.count {
-                        let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                        if Self.isPlainASCII(word) { position += 8 } else { break }
+                        let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                        let special = Self.specialBytes(word)
+                        if special == 0 {
+                            position += 8
+                        } else {
+                            position += special.trailingZeroBitCount >> 3
+                            break
+                        }
                     }
                 }
                 guard position < bytes.count else { throw JSONSyntaxError(.unterminatedString, at: start - 1) }
@@ -275,15 +282,15 @@ struct JSONTape {
             }
         }
 
-        /// `true` when none of the eight bytes is a quote, a backslash, a control character or
-        /// part of a multi-byte sequence.
-        private static func isPlainASCII(_ word: UInt64) -> Bool {
+        /// The high bit of each of the eight bytes (first byte lowest) that is a quote, a
+        /// backslash, a control character or part of a multi-byte sequence. The lowest bit set
+        /// marks the first such byte exactly; bits above it may be false alarms, set by a borrow.
+        private static func specialBytes(_ word: UInt64) -> UInt64 {
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
-            func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-            let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
-            return word & highs == 0 && !control
-                && !hasZeroByte(word ^ (ones &* 0x22)) && !hasZeroByte(word ^ (ones &* 0x5C))
+            func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+            let control = (word &- ones &* 0x20) & ~word & highs  // a byte below 0x20
+            return (word & highs) | control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
         }
 
         /// An escape from its backslash.

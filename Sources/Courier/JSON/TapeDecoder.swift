@@ -56,6 +56,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     @exclusivity(unchecked) var hintObject = -1
     @exclusivity(unchecked) var hintPosition = 0
     @exclusivity(unchecked) var hintMember = 0
+    /// Per object, its member names after a custom key strategy → value index.
+    @exclusivity(unchecked) var convertedNames: [Int: [String: Int]] = [:]
 
     init(document: JSONDocument, options: Options) {
         self.document = document
@@ -147,18 +149,22 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         // The common leaves first, without a trip through their `init(from:)`.
         // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
-        if T.self == String.self { return unsafeBitCast(try string(at: index, path: path), to: T.self) }
-        if T.self == Int.self { return unsafeBitCast(try integer(at: index, path: path, as: Int.self), to: T.self) }
-        if T.self == Double.self { return unsafeBitCast(try double(at: index, path: path), to: T.self) }
-        if T.self == Bool.self { return unsafeBitCast(try bool(at: index, path: path), to: T.self) }
+        // Types compared by identity, the generic ones looked up once (see `LeafType`).
+        switch LeafType(T.self) {
+        case .string: return unsafeBitCast(try string(at: index, path: path), to: T.self)
+        case .int: return unsafeBitCast(try integer(at: index, path: path, as: Int.self), to: T.self)
+        case .double: return unsafeBitCast(try double(at: index, path: path), to: T.self)
+        case .bool: return unsafeBitCast(try bool(at: index, path: path), to: T.self)
         // Arrays of leaves, read straight from the tape.
-        if T.self == [String].self { return unsafeBitCast(try leaves(at: index) { try self.string(at: $0, path: $1()) }, to: T.self) }
-        if T.self == [Int].self { return unsafeBitCast(try leaves(at: index) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self) }
-        if T.self == [Double].self { return unsafeBitCast(try leaves(at: index) { try self.double(at: $0, path: $1()) }, to: T.self) }
-        if T.self == Date.self, let value = try date(at: index) as? T { return value }
-        if T.self == Data.self, let value = try data(at: index) as? T { return value }
-        if T.self == URL.self, let value = try url(at: index) as? T { return value }
-        if T.self == Decimal.self, let value = try decimal(at: index) as? T { return value }
+        case .strings: return unsafeBitCast(try leaves(at: index) { try self.string(at: $0, path: $1()) }, to: T.self)
+        case .ints: return unsafeBitCast(try leaves(at: index) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self)
+        case .doubles: return unsafeBitCast(try leaves(at: index) { try self.double(at: $0, path: $1()) }, to: T.self)
+        case .date: if let value = try date(at: index) as? T { return value }
+        case .data: if let value = try data(at: index) as? T { return value }
+        case .url: if let value = try url(at: index) as? T { return value }
+        case .decimal: if let value = try decimal(at: index) as? T { return value }
+        case nil: break
+        }
         if case .plain = options.keys {} else if let dictionary = type as? any StringKeyedDictionary.Type {
             // As JSONDecoder: a `[String: Value]`'s keys are the member names as written.
             if let value = try dictionary.init(members: self, at: index) as? T { return value }

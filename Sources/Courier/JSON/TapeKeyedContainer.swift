@@ -34,19 +34,16 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
     let object: Int
     let base: TapePathBase
-    /// Member names after the key strategy → value index; `nil` with the default keys, which are
-    /// compared with the bytes in place.
-    private let converted: [String: Int]?
 
     init(decoder: TapeDecoder, object: Int, base: TapePathBase) {
         self.decoder = decoder
         self.object = object
         self.base = base
-        switch decoder.options.keys {
-        case .plain, .snakeCase:
-            // Snake case is converted while comparing, in place (see `SnakeCaseName`).
-            converted = nil
-        case .custom:
+        // Plain and snake-case names are compared with the bytes in place (snake case converted
+        // while comparing, see `SnakeCaseName`). A custom strategy's names are converted once per
+        // object and kept by the decoder, so this container stays two references to copy: the
+        // standard library's container box copies it for every call.
+        if case .custom = decoder.options.keys, decoder.convertedNames[object] == nil {
             var converted: [String: Int] = [:]
             var position = object + 1
             let end = decoder.next(after: object)
@@ -57,8 +54,14 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 if converted[key] == nil { converted[key] = position + 1 }
                 position = decoder.next(after: position + 1)
             }
-            self.converted = converted
+            decoder.convertedNames[object] = converted
         }
+    }
+
+    /// Member names after a custom key strategy → value index; `nil` for the other strategies.
+    private var converted: [String: Int]? {
+        if case .custom = decoder.options.keys { return decoder.convertedNames[object] }
+        return nil
     }
 
     var codingPath: [any CodingKey] { decoder.codingPath(base) }
@@ -149,7 +152,24 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
         guard name.count == wanted.count else { return false }
         guard let lhs = name.baseAddress, let rhs = wanted.baseAddress, name.count > 0 else { return true }
-        return memcmp(lhs, rhs, name.count) == 0
+        return bytesEqual(lhs, rhs, count: name.count)
+    }
+
+    /// `memcmp(…) == 0` for the short runs member names are, eight bytes at a time, without the
+    /// call into the C library.
+    private static func bytesEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            let left = UnsafeRawPointer(lhs + offset).loadUnaligned(as: UInt64.self)
+            let right = UnsafeRawPointer(rhs + offset).loadUnaligned(as: UInt64.self)
+            guard left == right else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard lhs[offset] == rhs[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     private func valueIndex(_ key: Key) throws -> Int {
