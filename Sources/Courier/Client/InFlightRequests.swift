@@ -67,9 +67,11 @@ final class InFlightRequests: Sendable {
     private static func startTask<Value: Sendable>(
         _ operation: sending @escaping () async throws -> Value
     ) -> Task<Value, any Error> {
+        #if compiler(>=6.2)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return Task.immediate(operation: operation)
         }
+        #endif
         return Task(operation: operation)
     }
 
