@@ -1,6 +1,7 @@
 import Courier
 import ExampleAPIs
 import Foundation
+import ReferenceServer
 
 /// `UTF8JSONDecoder` against `JSONDecoder` on the example payloads, in one run: rounds alternate
 /// between the two so drift cancels out, and each side's best round counts.
@@ -17,8 +18,9 @@ enum DecoderBenchmark {
     static func payloads() -> [Payload] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let record = (try? encoder.encode(BenchRecord.sample(1))) ?? Data()
-        let list = (try? encoder.encode((0..<100).map(BenchRecord.sample))) ?? Data()
+        // Byte for byte what `/bench/small` and `/bench/list` serve.
+        let record = (try? encoder.encode(BenchRoutes.record(1))) ?? Data()
+        let list = (try? encoder.encode((0..<100).map(BenchRoutes.record))) ?? Data()
         let plain = UTF8JSONDecoder()
         let foundation = JSONDecoder()
         var snake = UTF8JSONDecoder()
@@ -86,21 +88,5 @@ enum DecoderBenchmark {
         let elapsed = ContinuousClock.now - start
         let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
         return nanoseconds / Double(iterations)
-    }
-}
-
-extension BenchRecord {
-    /// The record `/bench/list` serves at position `id`.
-    static func sample(_ id: Int) -> BenchRecord {
-        BenchRecord(
-            id: id,
-            email: "ada.lovelace\(id % 10)@example.com",
-            name: "Ada Lovelace",
-            username: "ada\(id % 10)",
-            active: id % 2 == 0,
-            created_at: "2026-01-0\(id % 9 + 1)T08:30:00Z",
-            score: 98.5,
-            tags: ["admin", "beta", "swift"]
-        )
     }
 }

@@ -5,8 +5,9 @@ import NIOCore
 /// Fixed payloads for `courier-bench`: `/bench/small` (a 182-byte record), `/bench/list?count=N`
 /// (N records, 100 ≈ 10.7 KB), `POST /bench/echo` (the JSON body back). Prepared once, so the
 /// server's own cost stays small next to the client's.
-enum BenchRoutes {
-    struct Record: Codable, Sendable {
+package enum BenchRoutes {
+    /// One record as the server writes it.
+    package struct Record: Codable, Sendable {
         var id: Int
         var email: String
         var name: String
@@ -17,7 +18,8 @@ enum BenchRoutes {
         var tags: [String]
     }
 
-    static func record(_ id: Int) -> Record {
+    /// The record `/bench/list` serves at position `id`.
+    package static func record(_ id: Int) -> Record {
         Record(
             id: id,
             email: "ada.lovelace\(id % 10)@example.com",
