@@ -112,6 +112,39 @@ struct CancellationAndTimeoutTests {
         }
     }
 
+    /// Without middleware a call runs as one task that carries the attempt's deadline; with
+    /// middleware each attempt runs in a task of its own. Both end the same way.
+    @Test("timeouts and cancelAll() end a call whether or not it passes through middleware",
+        arguments: TransportKind.allCases, [false, true])
+    func timeoutWithAndWithoutMiddleware(transport: TransportKind, throughMiddleware: Bool) async throws {
+        try await withBackends(transport) { backends in
+            let client = backends.echo {
+                $0.timeout = .milliseconds(300)
+                if throughMiddleware { $0.middleware = [PassingOn()] }
+            }
+            let (timedOut, elapsed) = await measure {
+                await capture { try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=30000")) }
+            }
+            #expect(elapsed < hangBound)
+            #expect(timedOut.error?.kind == .timedOut)
+
+            let patient = backends.echo {
+                $0.timeout = .seconds(60)
+                if throughMiddleware { $0.middleware = [PassingOn()] }
+            }
+            let call = Task { try await patient.send(Request<Echo>(.get, "slow").header(.fault, "delay=30000")) }
+            while patient.inFlightCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            patient.cancelAll()
+            guard case .failure(let error as CourierError) = await call.result else {
+                Issue.record("cancelAll() did not end the call")
+                return
+            }
+            #expect(error.kind == .cancelled)
+            #expect(patient.inFlightCount == 0)
+            #expect(try await patient.send(Request<Echo>(.get, "after")).method == "GET")
+        }
+    }
+
     @Test("a refused port fails fast as no connection", arguments: TransportKind.allCases)
     func refusedPort(transport: TransportKind) async throws {
         let port = try await ReferenceServer.unusedPort()
@@ -122,5 +155,17 @@ struct CancellationAndTimeoutTests {
         #expect(elapsed < hangBound)
         #expect(result.error?.kind == .notConnected)
         #expect(result.error?.localizedDescription == "No Internet connection.")
+    }
+}
+
+/// A step that only passes each request on.
+private struct PassingOn: Middleware {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await next(request, body, context)
     }
 }

@@ -26,7 +26,11 @@ extension Client {
             context.upload = (file, fileBody)
             body = fileBody
         }
-        let limits = Limits(body: configuration.maximumResponseBodySize, redirects: configuration.redirectLimit)
+        let limits = Limits(
+            body: configuration.maximumResponseBodySize,
+            redirects: configuration.redirectLimit,
+            ownTask: !configuration.attemptsRunInCallTask
+        )
         return try await MiddlewareChain.run(
             configuration.middleware,
             request: prepared.request,
@@ -43,6 +47,14 @@ extension Client {
         var body: Int
         /// Redirects followed.
         var redirects: Int
+        /// Whether the attempt runs in a task of its own with its deadline, or in the call's task,
+        /// which then carries the deadline (see ``Client/run(_:configuration:_:)``).
+        var ownTask: Bool
+    }
+
+    /// The error of an attempt that ran out of time.
+    static func timeoutError(after timeout: Duration) -> CourierError {
+        CourierError(.timedOut, message: "No complete response within \(timeout).")
     }
 
     /// One attempt through the transport, following redirects, ending when the response is
@@ -55,14 +67,13 @@ extension Client {
         limits: Limits
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = self.transport
-        return try await attempts.perform(
-            deadline: .now + context.timeout,
-            timeoutError: CourierError(.timedOut, message: "No complete response within \(context.timeout).")
-        ) {
+        let operation = { @Sendable in
             try await Self.followingRedirects(request, body: body, context: context, limits: limits) { request, body, context in
                 try await Self.send(request, body: body, context: context, bodyLimit: limits.body, through: transport)
             }
         }
+        guard limits.ownTask else { return try await operation() }
+        return try await attempts.perform(deadline: .now + context.timeout, timeoutError: Self.timeoutError(after: context.timeout), operation)
     }
 
     /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``).

@@ -35,7 +35,7 @@ extension Client {
         }
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).part")
-        return try await run(prepared) {
+        return try await run(prepared, configuration: configuration) {
             do {
                 let (response, body) = try await self.exchange(
                     prepared,
@@ -109,7 +109,7 @@ extension Client {
     ) async throws(CourierError) -> ResponseStream {
         let configuration = self.configuration
         let prepared = try Self.prepareTransfer(endpoint.request, configuration: configuration)
-        return try await run(prepared) {
+        return try await run(prepared, configuration: configuration) {
             let (response, body) = try await self.exchange(
                 prepared,
                 configuration: configuration,

@@ -112,7 +112,7 @@ public final class Client: Sendable {
         let request = endpoint.request
         let configuration = self.configuration
         let prepared = try RequestBuilder.prepare(request, configuration: configuration)
-        return try await run(prepared) {
+        return try await run(prepared, configuration: configuration) {
             let (response, body) = try await self.exchange(prepared, configuration: configuration, progress: progress)
             let data = try await Self.collect(body, upTo: configuration.maximumResponseBodySize)
             return try ResponseReader.read(
@@ -130,12 +130,24 @@ public final class Client: Sendable {
 
     /// Runs one call's work in a task that ``cancelAll()`` can reach, mapping whatever it throws to
     /// a ``CourierError`` that names the request.
+    ///
+    /// Without middleware a call is exactly one attempt: then this task carries the attempt's
+    /// deadline and the attempt runs in it (see ``Configuration/attemptsRunInCallTask``), which
+    /// saves a task and a thread hop per call.
     func run<Value: Sendable>(
         _ prepared: PreparedRequest,
+        configuration: Configuration,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws(CourierError) -> Value {
         do {
-            return try await inFlight.perform(deadline: nil, operation)
+            guard configuration.attemptsRunInCallTask else {
+                return try await inFlight.perform(deadline: nil, operation)
+            }
+            return try await inFlight.perform(
+                deadline: .now + prepared.timeout,
+                timeoutError: Self.timeoutError(after: prepared.timeout),
+                operation
+            )
         } catch {
             throw CourierError(error).with(request: prepared.request)
         }

@@ -49,6 +49,10 @@ public struct Configuration: Sendable {
     /// by default. See ``Middleware`` for the order and the built-in steps.
     public var middleware: [any Middleware] = []
 
+    /// Whether a call is exactly one attempt, run in the call's own task: true without middleware,
+    /// as no step can repeat or abandon an attempt and go on.
+    var attemptsRunInCallTask: Bool { middleware.isEmpty }
+
     /// Creates a configuration with defaults.
     /// - Parameter baseURL: The backend's base URL.
     public init(baseURL: BaseURL) {

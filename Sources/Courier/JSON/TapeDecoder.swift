@@ -159,20 +159,31 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         case .strings: return unsafeBitCast(try leaves(at: index) { try self.string(at: $0, path: $1()) }, to: T.self)
         case .ints: return unsafeBitCast(try leaves(at: index) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self)
         case .doubles: return unsafeBitCast(try leaves(at: index) { try self.double(at: $0, path: $1()) }, to: T.self)
-        case .date: if let value = try date(at: index) as? T { return value }
-        case .data: if let value = try data(at: index) as? T { return value }
-        case .url: if let value = try url(at: index) as? T { return value }
-        case .decimal: if let value = try decimal(at: index) as? T { return value }
+        case .date: return unsafeBitCast(try date(at: index), to: T.self)
+        case .data: return unsafeBitCast(try data(at: index), to: T.self)
+        case .url: return unsafeBitCast(try url(at: index), to: T.self)
+        case .decimal: return unsafeBitCast(try decimal(at: index), to: T.self)
         case nil: break
         }
+        // No `as? T` in this function: a cast to `T` makes every call look up `Optional<T>`'s
+        // metadata on entry, for the leaves too.
         if case .plain = options.keys {} else if let dictionary = type as? any StringKeyedDictionary.Type {
             // As JSONDecoder: a `[String: Value]`'s keys are the member names as written.
-            if let value = try dictionary.init(members: self, at: index) as? T { return value }
+            return try members(of: dictionary, as: T.self, at: index)
         }
         let saved = self.index
         self.index = index
         defer { self.index = saved }
         return try T(from: self)
+    }
+
+    /// The `[String: Value]` at `index` with its member names as written (`dictionary` is `T`).
+    @inline(never)
+    private func members<T>(of dictionary: any StringKeyedDictionary.Type, as type: T.Type, at index: Int) throws -> T {
+        guard let value = try dictionary.init(members: self, at: index) as? T else {
+            throw typeMismatch(T.self, at: index, path: path)
+        }
+        return value
     }
 
     /// The elements of the array at `index`, each read by `read` (given its index and its path,
