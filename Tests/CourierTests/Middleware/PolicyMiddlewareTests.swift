@@ -13,6 +13,8 @@ struct PolicyMiddlewareTests {
         let client = Client.scripted(transport, middleware: [retry])
         let start = clock.now
         let result = Task { try await client.send(Request<[Int]>(.get, "items")) }
+        // The task may not have run yet on a busy machine: the first attempt comes first.
+        while transport.requests.isEmpty { await Task.yield() }
         await clock.advance(by: .milliseconds(199))
         #expect(transport.requests.count == 1, "no retry before the first backoff (200 ms) is over")
         await drive(clock) { transport.requests.count == 3 }
