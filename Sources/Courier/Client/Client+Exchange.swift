@@ -67,13 +67,25 @@ extension Client {
         limits: Limits
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = self.transport
-        let operation = { @Sendable in
-            try await Self.followingRedirects(request, body: body, context: context, limits: limits) { request, body, context in
-                try await Self.send(request, body: body, context: context, bodyLimit: limits.body, through: transport)
-            }
+        guard limits.ownTask else {
+            return try await Self.deliver(request, body: body, context: context, limits: limits, through: transport)
         }
-        guard limits.ownTask else { return try await operation() }
-        return try await attempts.perform(deadline: .now + context.timeout, timeoutError: Self.timeoutError(after: context.timeout), operation)
+        return try await attempts.perform(deadline: .now + context.timeout, timeoutError: Self.timeoutError(after: context.timeout)) {
+            try await Self.deliver(request, body: body, context: context, limits: limits, through: transport)
+        }
+    }
+
+    /// The attempt's work: the request through the transport, following redirects.
+    private static func deliver(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        limits: Limits,
+        through transport: any ClientTransport
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await followingRedirects(request, body: body, context: context, limits: limits) { request, body, context in
+            try await send(request, body: body, context: context, bodyLimit: limits.body, through: transport)
+        }
     }
 
     /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``).

@@ -139,12 +139,10 @@ public final class Client: Sendable {
         configuration: Configuration,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws(CourierError) -> Value {
+        let deadline: ContinuousClock.Instant? = configuration.attemptsRunInCallTask ? .now + prepared.timeout : nil
         do {
-            guard configuration.attemptsRunInCallTask else {
-                return try await inFlight.perform(deadline: nil, operation)
-            }
             return try await inFlight.perform(
-                deadline: .now + prepared.timeout,
+                deadline: deadline,
                 timeoutError: Self.timeoutError(after: prepared.timeout),
                 operation
             )
