@@ -58,6 +58,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     @exclusivity(unchecked) var hintMember = 0
     /// Per object, its member names after a custom key strategy → value index.
     @exclusivity(unchecked) var convertedNames: [Int: [String: Int]] = [:]
+    /// The types ``arrayType(_:)`` was last asked about, and the answers: a document holds few
+    /// types, so each conformance is looked up about once per document, not once per value.
+    @exclusivity(unchecked) private var askedTypes: [(type: ObjectIdentifier, array: (any DecodableArray.Type)?)] = []
+    @exclusivity(unchecked) private var nextAskedSlot = 0
 
     init(document: JSONDocument, options: Options) {
         self.document = document
@@ -171,6 +175,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             // As JSONDecoder: a `[String: Value]`'s keys are the member names as written.
             return try members(of: dictionary, as: T.self, at: index)
         }
+        if let array = arrayType(T.self) {
+            return try array.elements(of: self, at: index, as: T.self)
+        }
         let saved = self.index
         self.index = index
         defer { self.index = saved }
@@ -184,6 +191,41 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             throw typeMismatch(T.self, at: index, path: path)
         }
         return value
+    }
+
+    /// `type` as an array of decodable elements, or `nil`.
+    private func arrayType(_ type: Any.Type) -> (any DecodableArray.Type)? {
+        let identity = ObjectIdentifier(type)
+        for asked in askedTypes where asked.type == identity { return asked.array }
+        let answer = (type: identity, array: type as? any DecodableArray.Type)
+        // At most eight remembered, the oldest replaced first.
+        if askedTypes.count < 8 {
+            askedTypes.append(answer)
+        } else {
+            askedTypes[nextAskedSlot] = answer
+            nextAskedSlot = (nextAskedSlot + 1) % 8
+        }
+        return answer.array
+    }
+
+    /// The elements of the array at `index`, each through ``unwrap(_:at:)``: what
+    /// `Array.init(from:)` does through an unkeyed container, the same values and errors,
+    /// without the container's existential and dynamic calls per element.
+    func elements<Element: Decodable>(at index: Int, as type: Element.Type) throws -> [Element] {
+        guard entries[index].kind == .array else {
+            throw mismatch([Any].self, at: index, path: path, container: "unkeyed")
+        }
+        let count = Int(entries[index].count)
+        let base = TapePathBase(depth: path.count, explicit: nil)
+        var position = index + 1
+        return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for offset in 0..<count {
+                let element = try withPath(base, appending: JSONKey(index: offset)) { try unwrap(Element.self, at: position) }
+                buffer.initializeElement(at: offset, to: consume element)
+                initialized += 1
+                position = next(after: position)
+            }
+        }
     }
 
     /// The elements of the array at `index`, each read by `read` (given its index and its path,
@@ -414,6 +456,19 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         } catch DecodingError.dataCorrupted(let context) {
             throw DecodingError.dataCorrupted(.init(codingPath: path + context.codingPath, debugDescription: context.debugDescription, underlyingError: context.underlyingError))
         }
+    }
+}
+
+/// `[Element]` for any decodable `Element`: read by ``TapeDecoder/elements(at:as:)``.
+protocol DecodableArray {
+    /// The array at `index`, as `T` (which is `Self`).
+    static func elements<T>(of decoder: TapeDecoder, at index: Int, as type: T.Type) throws -> T
+}
+
+extension Array: DecodableArray where Element: Decodable {
+    static func elements<T>(of decoder: TapeDecoder, at index: Int, as type: T.Type) throws -> T {
+        // `unsafeBitCast` from a type to itself: `unwrap` asks only with `T == Self`.
+        unsafeBitCast(try decoder.elements(at: index, as: Element.self), to: T.self)
     }
 }
 

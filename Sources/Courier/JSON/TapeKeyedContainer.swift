@@ -103,22 +103,28 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The value index of the member named `name`, or `nil`.
     private func find(_ name: String) -> Int? {
         if let converted { return converted[name] }
-        let count = Int(decoder.entries[object].count)
-        guard count > 0 else { return nil }
-        var position = object + 1
-        var member = 0
-        if decoder.hintObject == object, decoder.hintMember < count {
-            position = decoder.hintPosition
-            member = decoder.hintMember
-        }
-        var name = name
         let snakeCase = isSnakeCase
-        let bytes = decoder.bytes
+        var name = name
         return name.withUTF8 { wanted in
+            let decoder = self.decoder
+            let entries = decoder.entries
+            let count = Int(entries[object].count)
+            var position = object + 1
+            var member = 0
+            if decoder.hintObject == object, decoder.hintMember < count {
+                position = decoder.hintPosition
+                member = decoder.hintMember
+            }
             for _ in 0..<count {
                 let valueIndex = position + 1
-                let following = decoder.next(after: valueIndex)
-                if Self.matches(decoder.entries[position], wanted, in: bytes, snakeCase: snakeCase) {
+                let value = entries[valueIndex]
+                let following = value.kind.rawValue <= JSONTape.Kind.array.rawValue ? valueIndex + 1 + Int(value.length) : valueIndex + 1
+                let entry = entries[position]
+                // A plain name, compared in place; the others through `matches`.
+                let found = entry.kind == .string && !snakeCase
+                    ? Int(entry.length) == wanted.count && Self.bytesEqual(decoder.bytes, at: Int(entry.start), wanted)
+                    : Self.matches(entry, wanted, in: decoder.bytes, snakeCase: snakeCase)
+                if found {
                     decoder.hintObject = object
                     decoder.hintPosition = following
                     decoder.hintMember = member + 1
@@ -150,14 +156,17 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if entry.kind == .escapedString {
             return JSONStringUnescaper.string(from: name).utf8.elementsEqual(wanted)
         }
-        guard name.count == wanted.count else { return false }
-        guard let lhs = name.baseAddress, let rhs = wanted.baseAddress, name.count > 0 else { return true }
-        return bytesEqual(lhs, rhs, count: name.count)
+        return name.count == wanted.count && bytesEqual(bytes, at: Int(entry.start), wanted)
     }
 
     /// `memcmp(…) == 0` for the short runs member names are, eight bytes at a time, without the
     /// call into the C library.
-    private static func bytesEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count: Int) -> Bool {
+    /// `bytes` from `start` against all of `wanted` (the caller has checked there are as many).
+    @inline(__always)
+    private static func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, let rhs = wanted.baseAddress else { return wanted.isEmpty }
+        let lhs = base + start
+        let count = wanted.count
         var offset = 0
         while offset + 8 <= count {
             let left = UnsafeRawPointer(lhs + offset).loadUnaligned(as: UInt64.self)
