@@ -8,6 +8,8 @@ import Foundation
 /// reads per value.
 final class JSONDocument {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Owns ``entries``.
+    private let tape: JSONTape
     let entries: UnsafeBufferPointer<JSONTape.Entry>
     /// An entry that is `null` and belongs to no container, for values that are absent.
     let nullIndex: Int
@@ -17,22 +19,18 @@ final class JSONDocument {
     init(parsing data: some Collection<UInt8>) throws(JSONSyntaxError) {
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: data.count)
         UnsafeMutableRawBufferPointer(bytes).copyBytes(from: data)  // UInt8 is trivial: copying initializes
-        let tape: JSONTape
         do {
             tape = try JSONTape(parsing: UnsafeBufferPointer(bytes))
         } catch {
             bytes.deallocate()
             throw error
         }
-        let entries = UnsafeMutableBufferPointer<JSONTape.Entry>.allocate(capacity: tape.entries.count)
-        _ = entries.initialize(from: tape.entries)
         self.bytes = UnsafeBufferPointer(bytes)
-        self.entries = UnsafeBufferPointer(entries)
+        entries = tape.entries
         nullIndex = tape.nullIndex
     }
 
     deinit {
         bytes.deallocate()
-        entries.deallocate()
     }
 }

@@ -9,7 +9,11 @@
 ///
 /// A container's entry records how many entries it holds, so a reader skips a whole value in one
 /// step. Strings and numbers are kept as byte ranges and converted only when a value is read.
-struct JSONTape {
+///
+/// The entries live in memory of the tape's own, written in place as the parser goes (no array
+/// to check for uniqueness on each of the thousands of appends, no copy afterwards), and freed
+/// with the tape.
+final class JSONTape {
     /// What an entry is.
     enum Kind: UInt8 {
         case object, array
@@ -41,7 +45,7 @@ struct JSONTape {
 
     /// The entries; the value is at 0, and one `null` entry past the document stands in for
     /// values that are absent (see ``nullIndex``).
-    let entries: [Entry]
+    let entries: UnsafeBufferPointer<Entry>
 
     /// An entry that is `null` and belongs to no container.
     var nullIndex: Int { entries.count - 1 }
@@ -55,25 +59,57 @@ struct JSONTape {
             throw JSONSyntaxError(.documentTooLarge, at: 0)
         }
         var parser = Parser(bytes: bytes)
-        var entries = try parser.parse()
-        entries.append(Entry(kind: .null, start: 0, length: 0, count: 0))
-        self.entries = entries
+        do {
+            try parser.parse()
+        } catch {
+            parser.entries.deallocate()
+            throw error
+        }
+        parser.append(Entry(kind: .null, start: 0, length: 0, count: 0))
+        entries = UnsafeBufferPointer(start: parser.entries, count: parser.count)
+    }
+
+    deinit {
+        entries.deallocate()
     }
 
     /// The single-pass parser.
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
-        var entries: [Entry] = []
+        /// The entries written so far (`count` of them, room for `capacity`), which the tape
+        /// takes over; every index used on them comes from the parser itself.
+        var entries: UnsafeMutablePointer<Entry>
+        var count = 0
+        var capacity: Int
         /// Indices of the containers still open, innermost last.
         var open: [Int] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            entries.reserveCapacity(max(16, bytes.count / 8))
+            // About one entry per eight bytes in typical JSON; more when needed.
+            capacity = max(16, bytes.count / 8)
+            entries = .allocate(capacity: capacity)
         }
 
-        mutating func parse() throws(JSONSyntaxError) -> [Entry] {
+        @inline(__always)
+        mutating func append(_ entry: Entry) {
+            if count == capacity { grow() }
+            (entries + count).initialize(to: entry)
+            count += 1
+        }
+
+        /// Twice the room, the entries so far moved there.
+        @inline(never)
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: entries, count: count)
+            entries.deallocate()
+            entries = larger
+            capacity *= 2
+        }
+
+        mutating func parse() throws(JSONSyntaxError) {
             if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
             skipWhitespace()
             while true {
@@ -111,7 +147,7 @@ struct JSONTape {
                     throw JSONSyntaxError(.unexpectedCharacter, at: position)
                 }
                 // A value ended: close containers, or find where the next value starts.
-                if try afterValue() { return entries }
+                if try afterValue() { return }
             }
         }
 
@@ -165,15 +201,15 @@ struct JSONTape {
 
         private mutating func openContainer(_ kind: Kind) throws(JSONSyntaxError) {
             guard open.count < JSONTape.maximumDepth else { throw JSONSyntaxError(.tooDeeplyNested, at: position) }
-            open.append(entries.count)
-            entries.append(Entry(kind: kind, start: UInt32(position), length: 0, count: 0))
+            open.append(count)
+            append(Entry(kind: kind, start: UInt32(position), length: 0, count: 0))
             position += 1
             skipWhitespace()
         }
 
         private mutating func closeContainer() {
             let container = open.removeLast()
-            entries[container].length = UInt32(entries.count - container - 1)
+            entries[container].length = UInt32(count - container - 1)
         }
 
         private func peek() -> UInt8? {
@@ -196,7 +232,7 @@ struct JSONTape {
             for offset in 0..<count where bytes[position + offset] != expected[offset] {
                 throw JSONSyntaxError(.unexpectedCharacter, at: position + offset)
             }
-            entries.append(Entry(kind: kind, start: UInt32(position), length: UInt32(count), count: 0))
+            append(Entry(kind: kind, start: UInt32(position), length: UInt32(count), count: 0))
             position += count
         }
 
@@ -225,7 +261,7 @@ struct JSONTape {
                 if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
                 try requireDigits()
             }
-            entries.append(Entry(kind: isInteger ? .integer : .number, start: UInt32(start), length: UInt32(position - start), count: 0))
+            append(Entry(kind: isInteger ? .integer : .number, start: UInt32(start), length: UInt32(position - start), count: 0))
         }
 
         private static func isDigit(_ byte: UInt8) -> Bool {
@@ -266,7 +302,7 @@ struct JSONTape {
                 let byte = bytes[position]
                 switch byte {
                 case UInt8(ascii: "\""):
-                    entries.append(Entry(kind: escaped ? .escapedString : .string, start: UInt32(start), length: UInt32(position - start), count: 0))
+                    append(Entry(kind: escaped ? .escapedString : .string, start: UInt32(start), length: UInt32(position - start), count: 0))
                     position += 1
                     return
                 case UInt8(ascii: "\\"):

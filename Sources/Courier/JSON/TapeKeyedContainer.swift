@@ -159,26 +159,37 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return name.count == wanted.count && bytesEqual(bytes, at: Int(entry.start), wanted)
     }
 
-    /// `memcmp(…) == 0` for the short runs member names are, eight bytes at a time, without the
-    /// call into the C library.
+    /// `memcmp(…) == 0` for the short runs member names are, without the call into the C
+    /// library: eight bytes at a time, and the last (or only) few bytes as one overlapping word.
     /// `bytes` from `start` against all of `wanted` (the caller has checked there are as many).
     @inline(__always)
     private static func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, let rhs = wanted.baseAddress else { return wanted.isEmpty }
-        let lhs = base + start
+        let lhs = UnsafeRawPointer(base + start)
+        let right = UnsafeRawPointer(rhs)
         let count = wanted.count
-        var offset = 0
-        while offset + 8 <= count {
-            let left = UnsafeRawPointer(lhs + offset).loadUnaligned(as: UInt64.self)
-            let right = UnsafeRawPointer(rhs + offset).loadUnaligned(as: UInt64.self)
-            guard left == right else { return false }
-            offset += 8
+        switch count {
+        case 0:
+            return true
+        case 1...3:
+            for offset in 0..<count where lhs.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            return true
+        case 4...8:
+            // The first four bytes and the last four, overlapping when fewer than eight.
+            let tail = count - 4
+            return lhs.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
+                && lhs.loadUnaligned(fromByteOffset: tail, as: UInt32.self) == right.loadUnaligned(fromByteOffset: tail, as: UInt32.self)
+        default:
+            var offset = 0
+            while offset + 8 < count {
+                guard lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                offset += 8
+            }
+            let tail = count - 8
+            return lhs.loadUnaligned(fromByteOffset: tail, as: UInt64.self) == right.loadUnaligned(fromByteOffset: tail, as: UInt64.self)
         }
-        while offset < count {
-            guard lhs[offset] == rhs[offset] else { return false }
-            offset += 1
-        }
-        return true
     }
 
     private func valueIndex(_ key: Key) throws -> Int {

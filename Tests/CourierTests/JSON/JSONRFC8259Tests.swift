@@ -184,3 +184,48 @@ struct SnakeCaseNameTests {
         JSONDifferential { $0.keyDecodingStrategy = .convertFromSnakeCase }.expectAgreement([String: Int].self, Data(json.utf8))
     }
 }
+
+@Suite("Member names are found by their exact bytes, whatever their length")
+struct MemberNameMatchingTests {
+    /// A key named by its position in a run of member names.
+    struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Reads the member `wanted` from `object`, or `nil` when it is not there.
+    struct Lookup: Decodable {
+        var found: Int?
+        init(from decoder: any Decoder) throws {
+            let wanted = try #require(decoder.userInfo.first { $0.key.rawValue == "wanted" }?.value as? String)
+            found = try decoder.container(keyedBy: Name.self).decodeIfPresent(Int.self, forKey: Name(stringValue: wanted))
+        }
+    }
+
+    func lookup(_ wanted: String, in json: String) throws -> Int? {
+        var decoder = UTF8JSONDecoder()
+        decoder.userInfo = [try #require(CodingUserInfoKey(rawValue: "wanted")): wanted]
+        return try decoder.decode(Lookup.self, from: Data(json.utf8)).found
+    }
+
+    @Test("names of 0 to 20 bytes match themselves, never a name one byte different or one byte longer or shorter")
+    func everyLength() throws {
+        for length in 0...20 {
+            let name = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+            #expect(try lookup(name, in: "{\"\(name)\":1}") == 1, "length \(length)")
+            #expect(try lookup(name + "z", in: "{\"\(name)\":1}") == nil, "length \(length) + 1")
+            if length > 0 {
+                #expect(try lookup(String(name.dropLast()), in: "{\"\(name)\":1}") == nil, "length \(length) - 1")
+            }
+            for position in 0..<length {
+                var bytes = Array(name.utf8)
+                bytes[position] = UInt8(ascii: "Z")
+                let other = String(decoding: bytes, as: UTF8.self)
+                #expect(try lookup(other, in: "{\"\(name)\":1}") == nil, "length \(length), byte \(position)")
+                #expect(try lookup(other, in: "{\"\(name)\":1,\"\(other)\":2}") == 2, "length \(length), byte \(position)")
+            }
+        }
+    }
+}
