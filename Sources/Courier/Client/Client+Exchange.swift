@@ -6,11 +6,13 @@ extension Client {
     /// Sends a prepared request through the middleware chain and the transport.
     /// - Returns: The response and its body: in memory, unread (`.stream`), or empty when a
     ///   successful body went to a file.
+    @inline(__always)
     func exchange(
         _ prepared: PreparedRequest,
-        configuration: Configuration,
+        configuration snapshot: ConfigurationSnapshot,
         delivery: ResponseDelivery = .memory,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        collected: CollectedBody? = nil
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var context = MiddlewareContext(
             name: prepared.name,
@@ -20,6 +22,7 @@ extension Client {
         )
         context.progress = progress
         context.delivery = delivery
+        context.collected = collected
         var body = prepared.body.map { HTTPBody($0) }
         if let file = prepared.bodyFile {
             let fileBody = try FileBody.body(for: file)
@@ -27,12 +30,12 @@ extension Client {
             body = fileBody
         }
         let limits = Limits(
-            body: configuration.maximumResponseBodySize,
-            redirects: configuration.redirectLimit,
-            ownTask: !configuration.attemptsRunInCallTask
+            body: snapshot.value.maximumResponseBodySize,
+            redirects: snapshot.value.redirectLimit,
+            ownTask: !snapshot.value.attemptsRunInCallTask
         )
         return try await MiddlewareChain.run(
-            configuration.middleware,
+            snapshot.value.middleware,
             request: prepared.request,
             body: body,
             context: context
@@ -89,6 +92,7 @@ extension Client {
     }
 
     /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``).
+    @inline(__always)
     private static func followingRedirects(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -134,6 +138,7 @@ extension Client {
     }
 
     /// One request and response through the transport, the body delivered as `context` asks.
+    @inline(__always)
     private static func send(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -171,7 +176,8 @@ extension Client {
         case .stream where response.status.kind == .successful:
             return (response, reported)
         default:
-            return (response, HTTPBody(try await collectBytes(reported, upTo: bodyLimit)))
+            let bytes = try await collectBytes(reported, upTo: bodyLimit)
+            return (response, context.collected?.body(of: bytes) ?? HTTPBody(bytes))
         }
     }
 
@@ -204,6 +210,7 @@ extension Client {
 
     /// Reads a body into memory, refusing to go past `limit` bytes; a body that arrives in one
     /// chunk comes back as that chunk, not copied.
+    @inline(__always)
     static func collectBytes(_ body: HTTPBody?, upTo limit: Int) async throws -> HTTPBody.ByteChunk {
         guard let body else { return [] }
         var expectedLength: Int?

@@ -28,24 +28,24 @@ extension Client {
         to destination: URL,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> DownloadedFile {
-        let configuration = self.configuration
-        let prepared = try Self.prepareTransfer(endpoint.request, configuration: configuration)
+        let snapshot = self.snapshot
+        let prepared = try Self.prepareTransfer(endpoint.request, configuration: snapshot.value)
         guard destination.isFileURL else {
             throw CourierError(.invalidRequest, message: "A download needs a file: URL, not \(destination.absoluteString).")
         }
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).part")
-        return try await run(prepared, configuration: configuration) {
+        return try await run(prepared, configuration: snapshot) {
             do {
                 let (response, body) = try await self.exchange(
                     prepared,
-                    configuration: configuration,
+                    configuration: snapshot,
                     delivery: .file(partial),
                     progress: progress
                 )
                 guard response.status.kind == .successful else {
-                    let data = try await Self.collect(body, upTo: configuration.maximumResponseBodySize)
-                    throw ResponseReader.error(for: response, body: data, errorFormat: configuration.errorFormat)
+                    let data = try await Self.collect(body, upTo: snapshot.value.maximumResponseBodySize)
+                    throw ResponseReader.error(for: response, body: data, errorFormat: snapshot.value.errorFormat)
                 }
                 return try Self.finishDownload(from: partial, to: destination, response: response)
             } catch {
@@ -107,18 +107,18 @@ extension Client {
         _ endpoint: E,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> ResponseStream {
-        let configuration = self.configuration
-        let prepared = try Self.prepareTransfer(endpoint.request, configuration: configuration)
-        return try await run(prepared, configuration: configuration) {
+        let snapshot = self.snapshot
+        let prepared = try Self.prepareTransfer(endpoint.request, configuration: snapshot.value)
+        return try await run(prepared, configuration: snapshot) {
             let (response, body) = try await self.exchange(
                 prepared,
-                configuration: configuration,
+                configuration: snapshot,
                 delivery: .stream,
                 progress: progress
             )
             guard response.status.kind == .successful else {
-                let data = try await Self.collect(body, upTo: configuration.maximumResponseBodySize)
-                throw ResponseReader.error(for: response, body: data, errorFormat: configuration.errorFormat)
+                let data = try await Self.collect(body, upTo: snapshot.value.maximumResponseBodySize)
+                throw ResponseReader.error(for: response, body: data, errorFormat: snapshot.value.errorFormat)
             }
             return ResponseStream(response: response, body: body)
         }

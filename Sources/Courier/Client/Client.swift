@@ -20,7 +20,9 @@ import OpenAPIURLSession
 /// Every call can be cancelled: cancel the calling task, cancel the ``RequestHandle`` of a
 /// completion-handler call, or call ``cancelAll()``.
 public final class Client: Sendable {
-    private let state: LockedState<Configuration>
+    /// The configuration, in a box of its own: a call takes one reference to it instead of
+    /// copying a value of a dozen reference-counted members (and releasing them again).
+    private let state: LockedState<ConfigurationSnapshot>
     private let inFlight = InFlightRequests()
     /// Attempts in flight and their deadlines: a retried request has one per attempt.
     let attempts = InFlightRequests()
@@ -32,7 +34,7 @@ public final class Client: Sendable {
     ///   - configuration: Base URL and everything shared by all requests.
     ///   - transport: How requests travel; URLSession by default.
     public init(configuration: Configuration, transport: any ClientTransport = .urlSession()) {
-        self.state = LockedState(configuration)
+        self.state = LockedState(ConfigurationSnapshot(configuration))
         self.transport = transport
     }
 
@@ -69,8 +71,13 @@ public final class Client: Sendable {
     /// The configuration. Changing it affects requests started afterwards; requests in flight keep
     /// the configuration they started with.
     public var configuration: Configuration {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
+        get { snapshot.value }
+        set { state.withLock { $0 = ConfigurationSnapshot(newValue) } }
+    }
+
+    /// The configuration as it is now, for one call.
+    var snapshot: ConfigurationSnapshot {
+        state.withLock { $0 }
     }
 
     /// Builds the request `endpoint` describes, exactly as ``send(_:)`` would send it, without any
@@ -110,20 +117,26 @@ public final class Client: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(CourierError) -> E.Response {
         let request = endpoint.request
-        let configuration = self.configuration
-        let prepared = try RequestBuilder.prepare(request, configuration: configuration)
-        return try await run(prepared, configuration: configuration) {
-            let (response, body) = try await self.exchange(prepared, configuration: configuration, progress: progress)
-            let data = try await Self.collect(body, upTo: configuration.maximumResponseBodySize)
+        let snapshot = self.snapshot
+        let prepared = try RequestBuilder.prepare(request, snapshot: snapshot)
+        return try await run(prepared, configuration: snapshot) {
+            let collected = CollectedBody()
+            let (response, body) = try await self.exchange(prepared, configuration: snapshot, progress: progress, collected: collected)
+            let data: Data
+            if let bytes = collected.bytes(of: body) {
+                data = Data(bytes)
+            } else {
+                data = try await Self.collect(body, upTo: snapshot.value.maximumResponseBodySize)
+            }
             return try ResponseReader.read(
                 response,
                 body: data,
                 decoding: request.decoding,
                 decoder: ResponseJSONDecoder(
-                    settings: request.decoder ?? configuration.decoder,
-                    implementation: request.jsonDecoderImplementation ?? configuration.jsonDecoderImplementation
+                    settings: request.decoder ?? snapshot.value.decoder,
+                    implementation: request.jsonDecoderImplementation ?? snapshot.value.jsonDecoderImplementation
                 ),
-                errorFormat: configuration.errorFormat
+                errorFormat: snapshot.value.errorFormat
             )
         }
     }
@@ -136,10 +149,10 @@ public final class Client: Sendable {
     /// saves a task and a thread hop per call.
     func run<Value: Sendable>(
         _ prepared: PreparedRequest,
-        configuration: Configuration,
+        configuration snapshot: ConfigurationSnapshot,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws(CourierError) -> Value {
-        let deadline: ContinuousClock.Instant? = configuration.attemptsRunInCallTask ? .now + prepared.timeout : nil
+        let deadline: ContinuousClock.Instant? = snapshot.value.attemptsRunInCallTask ? .now + prepared.timeout : nil
         do {
             return try await inFlight.perform(
                 deadline: deadline,

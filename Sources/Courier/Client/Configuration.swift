@@ -59,3 +59,12 @@ public struct Configuration: Sendable {
         self.baseURL = baseURL
     }
 }
+
+/// One configuration, frozen: what a call reads its settings from.
+final class ConfigurationSnapshot: Sendable {
+    let value: Configuration
+
+    init(_ value: Configuration) {
+        self.value = value
+    }
+}

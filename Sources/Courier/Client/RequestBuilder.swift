@@ -11,6 +11,15 @@ enum RequestBuilder {
     /// `Accept: application/json`, checked once rather than on every request.
     private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
 
+    /// ``prepare(_:configuration:)`` with a call's configuration snapshot: the configuration is
+    /// read in place, where an `async` caller reading it would copy it into its frame first.
+    static func prepare<Response>(
+        _ request: Request<Response>,
+        snapshot: ConfigurationSnapshot
+    ) throws(CourierError) -> PreparedRequest {
+        try prepare(request, configuration: snapshot.value)
+    }
+
     static func prepare<Response>(
         _ request: Request<Response>,
         configuration: Configuration
@@ -21,7 +30,13 @@ enum RequestBuilder {
         if let problem = request.path.problem {
             throw CourierError(.invalidRequest, message: problem)
         }
-        let base = try (request.baseURL ?? configuration.baseURL).parts()
+        // Not `(request.baseURL ?? configuration.baseURL).parts()`: that copies the base URL first.
+        let base: BaseURL.Parts
+        if let own = request.baseURL {
+            base = try own.parts()
+        } else {
+            base = try configuration.baseURL.parts()
+        }
 
         var query = request.query
         query.addMissing(from: configuration.commonParameters.query)

@@ -20,6 +20,8 @@ public struct MiddlewareContext: Sendable {
     var upload: (file: URL, body: HTTPBody)?
     /// Where the response body goes.
     var delivery = ResponseDelivery.memory
+    /// Where an attempt leaves the bytes of a body it read into memory, for the call to take.
+    var collected: CollectedBody?
 
     /// Creates a context; the client makes one per call, tests make their own.
     /// - Parameters:

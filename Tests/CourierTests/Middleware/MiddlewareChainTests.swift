@@ -56,6 +56,36 @@ struct MiddlewareChainTests {
         #expect(UUID(uuidString: id) != nil)
     }
 
+    @Test("the response body a middleware returns is the one decoded: read and passed on, replaced, or wrapped")
+    func responseBodies() async throws {
+        struct Item: Decodable, Equatable { var name: String }
+        /// Reads the body, then returns it, or a body of its own, or the same bytes in a new body.
+        struct BodyMiddleware: Middleware {
+            enum Action { case passOn, replace, rewrap }
+            let action: Action
+
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
+            ) async throws -> (HTTPResponse, HTTPBody?) {
+                let (response, body) = try await next(request, body, context)
+                let bytes = try await Data(collecting: try #require(body), upTo: .max)
+                switch action {
+                case .passOn: return (response, body)
+                case .replace: return (response, HTTPBody(#"{"name":"replaced"}"#))
+                case .rewrap: return (response, HTTPBody(bytes))
+                }
+            }
+        }
+        let reply = ScriptedTransport.Reply.status(200, body: #"{"name":"from the server"}"#)
+        for (action, expected) in [(BodyMiddleware.Action.passOn, "from the server"), (.replace, "replaced"), (.rewrap, "from the server")] {
+            let client = Client.scripted(ScriptedTransport([reply]), middleware: [BodyMiddleware(action: action)])
+            #expect(try await client.send(Request<Item>(.get, "item")) == Item(name: expected), "\(action)")
+        }
+        // Without middleware, the body read from the transport is decoded.
+        let plain = Client.scripted(ScriptedTransport([reply]), middleware: [])
+        #expect(try await plain.send(Request<Item>(.get, "item")) == Item(name: "from the server"))
+    }
+
     @Test("the context names the endpoint and says whether it wants credentials")
     func context() async throws {
         let seen = LockedBox<[MiddlewareContext]>([])
