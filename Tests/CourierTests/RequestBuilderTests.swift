@@ -174,6 +174,30 @@ struct RequestBuilderTests {
         #expect(escaped?.request.path == "/v2/users/..%2F..%2Fadmin")
     }
 
+    @Test("only a whole segment of . or .. is refused; leading slashes are dropped", arguments: [
+        ("./x", false), ("x/.", false), ("x/./y", false), ("x/../y", false), ("..", false),
+        ("...", true), ("x/.../y", true), (".x/..y", true), ("x//y/", true), ("//x/.hidden", true),
+    ])
+    func dotSegments(path: String, accepted: Bool) throws {
+        let literal = Path(stringLiteral: path)
+        if accepted {
+            let prepared = try client.prepare(Request<Data>(.get, literal))
+            #expect(prepared.request.path == "/v2/" + path.drop(while: { $0 == "/" }))
+        } else {
+            let error = #expect(throws: CourierError.self) { try client.prepare(Request<Data>(.get, literal)) }
+            #expect(error?.kind == .invalidRequest)
+            #expect(error?.localizedDescription.contains("segment") == true)
+        }
+    }
+
+    @Test("a literal ? or # in a path names the character that was refused")
+    func queryCharacterInPath() {
+        for (path, character) in [("movie?page=2", "?"), ("movie#top", "#")] {
+            let error = #expect(throws: CourierError.self) { try client.prepare(Request<Data>(.get, Path(stringLiteral: path))) }
+            #expect(error?.localizedDescription.hasPrefix("The path contains \"\(character)\"") == true)
+        }
+    }
+
     @Test("a failed local check refuses the request with its message")
     func validation() {
         let email = ""

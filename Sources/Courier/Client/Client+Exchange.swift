@@ -44,6 +44,45 @@ extension Client {
         }
     }
 
+    /// Sends a prepared request and reads the whole response body into memory: what ``send(_:)``
+    /// needs.
+    ///
+    /// Without middleware the bytes come straight from the transport (no body object is made of
+    /// them to pass through a chain); with middleware the chain runs as in
+    /// ``exchange(_:configuration:delivery:progress:collected:)`` and the bytes the attempt read
+    /// are taken back when the chain returns the body it was given.
+    @inline(__always)
+    func exchangeInMemory(
+        _ prepared: PreparedRequest,
+        configuration snapshot: ConfigurationSnapshot,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> (HTTPResponse, HTTPBody.ByteChunk) {
+        let bodyLimit = snapshot.value.maximumResponseBodySize
+        guard snapshot.value.middleware.isEmpty, prepared.bodyFile == nil else {
+            let collected = CollectedBody()
+            let (response, body) = try await exchange(prepared, configuration: snapshot, progress: progress, collected: collected)
+            if let bytes = collected.bytes(of: body) { return (response, bytes) }
+            return (response, try await Self.collectBytes(body, upTo: bodyLimit))
+        }
+        var context = MiddlewareContext(
+            name: prepared.name,
+            origin: prepared.origin,
+            requiresAuthentication: prepared.requiresAuthentication,
+            timeout: prepared.timeout
+        )
+        context.progress = progress
+        let transport = self.transport
+        return try await Self.followingRedirects(
+            prepared.request,
+            body: prepared.body.map { HTTPBody($0) },
+            context: context,
+            redirectLimit: snapshot.value.redirectLimit
+        ) { request, body, context in
+            let (response, responseBody) = try await Self.transfer(request, body: body, context: context, through: transport)
+            return (response, try await Self.collectBytes(responseBody, upTo: bodyLimit))
+        }
+    }
+
     /// How far one attempt may go.
     struct Limits: Sendable {
         /// Bytes of a body read into memory.
@@ -86,26 +125,26 @@ extension Client {
         limits: Limits,
         through transport: any ClientTransport
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        try await followingRedirects(request, body: body, context: context, limits: limits) { request, body, context in
+        try await followingRedirects(request, body: body, context: context, redirectLimit: limits.redirects) { request, body, context in
             try await send(request, body: body, context: context, bodyLimit: limits.body, through: transport)
         }
     }
 
     /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``).
     @inline(__always)
-    private static func followingRedirects(
+    private static func followingRedirects<Delivered>(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: MiddlewareContext,
-        limits: Limits,
-        send: (HTTPRequest, HTTPBody?, MiddlewareContext) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+        redirectLimit: Int,
+        send: (HTTPRequest, HTTPBody?, MiddlewareContext) async throws -> (HTTPResponse, Delivered)
+    ) async throws -> (HTTPResponse, Delivered) {
         var (request, body, context) = (request, body, context)
         // Targets already requested, filled in at the first redirect (most responses are not one).
         var visited: Set<String> = []
         while true {
             let (response, responseBody) = try await send(request, body, context)
-            guard limits.redirects > 0,
+            guard redirectLimit > 0,
                 let redirect = try Redirect.next(
                     after: response,
                     to: request,
@@ -116,8 +155,8 @@ extension Client {
             if visited.isEmpty { visited.insert(Self.target(of: request, at: context.origin)) }
             let target = Self.target(of: redirect.request, at: redirect.origin)
             var failure: CourierError?
-            if visited.count > limits.redirects {
-                failure = CourierError(.invalidResponse, message: "Stopped after \(limits.redirects) redirects.")
+            if visited.count > redirectLimit {
+                failure = CourierError(.invalidResponse, message: "Stopped after \(redirectLimit) redirects.")
             } else if !visited.insert(target).inserted {
                 failure = CourierError(.invalidResponse, message: "The server redirected in a loop, back to \(target).")
             }
@@ -155,6 +194,28 @@ extension Client {
             }
             return (response, responseBody)
         }
+        let (response, reported) = try await transfer(request, body: body, context: context, through: transport)
+        switch context.delivery {
+        case .file(let destination) where response.status.kind == .successful:
+            try await Self.write(reported, to: destination)
+            return (response, nil)
+        case .stream where response.status.kind == .successful:
+            return (response, reported)
+        default:
+            let bytes = try await collectBytes(reported, upTo: bodyLimit)
+            return (response, context.collected?.body(of: bytes) ?? HTTPBody(bytes))
+        }
+    }
+
+    /// One request and response through the transport, both bodies reporting progress when the
+    /// call asked for it; the response body is not read yet.
+    @inline(__always)
+    private static func transfer(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        through transport: any ClientTransport
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await transport.send(
             request,
             body: body.map { ProgressReportingBody.wrap($0, direction: .upload, report: context.progress) },
@@ -169,16 +230,7 @@ extension Client {
                 report: context.progress
             )
         }
-        switch context.delivery {
-        case .file(let destination) where response.status.kind == .successful:
-            try await Self.write(reported, to: destination)
-            return (response, nil)
-        case .stream where response.status.kind == .successful:
-            return (response, reported)
-        default:
-            let bytes = try await collectBytes(reported, upTo: bodyLimit)
-            return (response, context.collected?.body(of: bytes) ?? HTTPBody(bytes))
-        }
+        return (response, reported)
     }
 
     /// The attempt as a file transfer, when it moves a file: its body is still the file the call

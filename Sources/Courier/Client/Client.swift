@@ -119,23 +119,21 @@ public final class Client: Sendable {
         let request = endpoint.request
         let snapshot = self.snapshot
         let prepared = try RequestBuilder.prepare(request, snapshot: snapshot)
+        // What reading the response needs, taken out here: the call's task then holds these, not
+        // a copy of the whole request.
+        let decoding = request.decoding
+        let decoder = ResponseJSONDecoder(
+            settings: request.decoder ?? snapshot.value.decoder,
+            implementation: request.jsonDecoderImplementation ?? snapshot.value.jsonDecoderImplementation
+        )
         return try await run(prepared, configuration: snapshot) {
-            let collected = CollectedBody()
-            let (response, body) = try await self.exchange(prepared, configuration: snapshot, progress: progress, collected: collected)
-            let data: Data
-            if let bytes = collected.bytes(of: body) {
-                data = Data(bytes)
-            } else {
-                data = try await Self.collect(body, upTo: snapshot.value.maximumResponseBodySize)
-            }
+            let (response, bytes) = try await self.exchangeInMemory(prepared, configuration: snapshot, progress: progress)
             return try ResponseReader.read(
                 response,
-                body: data,
-                decoding: request.decoding,
-                decoder: ResponseJSONDecoder(
-                    settings: request.decoder ?? snapshot.value.decoder,
-                    implementation: request.jsonDecoderImplementation ?? snapshot.value.jsonDecoderImplementation
-                ),
+                // An empty body (204, HEAD) needs no storage of its own.
+                body: bytes.isEmpty ? Data() : Data(bytes),
+                decoding: decoding,
+                decoder: decoder,
                 errorFormat: snapshot.value.errorFormat
             )
         }

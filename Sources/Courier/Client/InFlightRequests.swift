@@ -9,7 +9,7 @@ final class InFlightRequests: Sendable {
         var deadline: ContinuousClock.Instant?
         /// `nil` only between ``perform(deadline:timeoutError:_:)`` registering its work and
         /// starting the work's task.
-        var cancel: (@Sendable () -> Void)?
+        var work: (any CancellableWork)?
         var timedOut = false
     }
 
@@ -46,9 +46,9 @@ final class InFlightRequests: Sendable {
         timeoutError: @autoclosure () -> any Error = CancellationError(),
         _ operation: sending @escaping () async throws -> Value
     ) async throws -> Value {
-        let id = insert(deadline: deadline, cancel: nil)
+        let id = insert(deadline: deadline)
         let work = Self.startTask(operation)
-        attach(id) { work.cancel() }
+        attach(id, work)
         do {
             let value = try await withTaskCancellationHandler {
                 try await work.value
@@ -75,23 +75,24 @@ final class InFlightRequests: Sendable {
         return Task(operation: operation)
     }
 
-    /// Gives registered work the way to cancel it; cancels at once when the work was cancelled
-    /// (by ``cancelAll()`` or its deadline) before it had one.
-    private func attach(_ id: UInt64, cancel: @escaping @Sendable () -> Void) {
+    /// Gives registered work its task, which cancelling it cancels; cancels at once when the work
+    /// was cancelled (by ``cancelAll()`` or its deadline) before it had one. The task is kept as
+    /// it is, not in a closure, which would cost an allocation per call.
+    private func attach(_ id: UInt64, _ work: some CancellableWork) {
         let cancelNow = state.withLock { state in
-            // Through the index: `entries[id]?.cancel = …` costs several allocations per call.
+            // Through the index: `entries[id]?.work = …` costs several allocations per call.
             guard let index = state.entries.index(forKey: id), !state.entries.values[index].timedOut else { return true }
-            state.entries.values[index].cancel = cancel
+            state.entries.values[index].work = work
             return false
         }
-        if cancelNow { cancel() }
+        if cancelNow { work.cancel() }
     }
 
     /// Registers work that must finish by `deadline` (if any); returns the id to remove it with.
-    func insert(deadline: ContinuousClock.Instant?, cancel: (@Sendable () -> Void)?) -> UInt64 {
+    private func insert(deadline: ContinuousClock.Instant?) -> UInt64 {
         let (id, startWatchdog) = state.withLock { state in
             state.nextID += 1
-            state.entries[state.nextID] = Entry(deadline: deadline, cancel: cancel)
+            state.entries[state.nextID] = Entry(deadline: deadline)
             if !state.subscribers.isEmpty { state.publishCount() }
             guard deadline != nil, !state.watchdogRunning else { return (state.nextID, false) }
             state.watchdogRunning = true
@@ -114,16 +115,16 @@ final class InFlightRequests: Sendable {
         }
     }
 
-    /// Cancels every registered request. The cancellers run outside the lock.
+    /// Cancels every registered request. Their tasks are cancelled outside the lock.
     func cancelAll() {
-        let cancellers = state.withLock { state in
+        let cancelled = state.withLock { state in
             defer {
                 state.entries.removeAll()
                 state.publishCount()
             }
-            return state.entries.values.compactMap(\.cancel)
+            return state.entries.values.compactMap(\.work)
         }
-        for cancel in cancellers { cancel() }
+        for work in cancelled { work.cancel() }
     }
 
     /// How many requests are in flight.
@@ -150,8 +151,8 @@ final class InFlightRequests: Sendable {
     private func watchDeadlines() async {
         while true {
             let now = ContinuousClock.now
-            let (overdue, keepRunning) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
-                var overdue: [@Sendable () -> Void] = []
+            let (overdue, keepRunning) = state.withLock { state -> ([any CancellableWork], Bool) in
+                var overdue: [any CancellableWork] = []
                 var waiting = false
                 var index = state.entries.startIndex
                 while index != state.entries.endIndex {
@@ -159,7 +160,7 @@ final class InFlightRequests: Sendable {
                     if let deadline = entry.deadline, !entry.timedOut {
                         if deadline <= now {
                             state.entries.values[index].timedOut = true
-                            if let cancel = entry.cancel { overdue.append(cancel) }
+                            if let work = entry.work { overdue.append(work) }
                         } else {
                             waiting = true
                         }
@@ -169,9 +170,16 @@ final class InFlightRequests: Sendable {
                 if !waiting { state.watchdogRunning = false }
                 return (overdue, waiting)
             }
-            for cancel in overdue { cancel() }
+            for work in overdue { work.cancel() }
             guard keepRunning else { return }
             try? await Task.sleep(for: Self.tick)
         }
     }
 }
+
+/// Work ``InFlightRequests`` can cancel: the task running a request.
+protocol CancellableWork: Sendable {
+    func cancel()
+}
+
+extension Task: CancellableWork {}

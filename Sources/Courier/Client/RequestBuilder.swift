@@ -38,8 +38,6 @@ enum RequestBuilder {
             base = try configuration.baseURL.parts()
         }
 
-        var query = request.query
-        query.addMissing(from: configuration.commonParameters.query)
         // The request target in one buffer: base path, "/", the endpoint's path, "?" and the query.
         var target: [UInt8] = []
         target.reserveCapacity(base.path.utf8.count + request.path.escaped.utf8.count + 64)
@@ -48,7 +46,7 @@ enum RequestBuilder {
         target.append(contentsOf: request.path.escaped.utf8)
         let pathLength = target.count
         target.append(UInt8(ascii: "?"))
-        configuration.queryEncoder.append(query, for: .query, to: &target)
+        configuration.queryEncoder.append(request.query, then: configuration.commonParameters.query, for: .query, to: &target)
         if target.count == pathLength + 1 { target.removeLast() }
 
         var headerFields = configuration.commonParameters.headerFields
@@ -86,10 +84,20 @@ enum RequestBuilder {
             body: bodyData,
             bodyFile: bodyFile,
             timeout: request.timeout ?? configuration.timeout,
-            name: request.name ?? "\(request.method) \(request.path)",
+            name: request.name ?? Self.name(request.method, request.path),
             requiresAuthentication: request.requiresAuthentication,
             origin: base.origin
         )
+    }
+
+    /// An endpoint's default name, `"GET movie/popular"`: joined rather than interpolated, which
+    /// costs an allocation and a formatting pass on every call.
+    static func name(_ method: HTTPRequest.Method, _ path: Path) -> String {
+        var name = method.rawValue
+        name.reserveCapacity(method.rawValue.utf8.count + 1 + path.escaped.utf8.count)
+        name.append(" ")
+        name.append(path.escaped)
+        return name
     }
 
     private static func encode(

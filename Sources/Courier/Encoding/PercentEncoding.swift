@@ -39,18 +39,31 @@ enum PercentEncoding {
 
     /// Appends `text` to `output`, escaped as ``escape(_:allowing:spaceAsPlus:)`` would.
     static func append(_ text: String, allowing allowed: Allowed, spaceAsPlus: Bool = false, to output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            for byte in bytes {
-                if allowed.contains(byte) {
-                    output.append(byte)
-                } else if spaceAsPlus && byte == UInt8(ascii: " ") {
-                    output.append(UInt8(ascii: "+"))
-                } else {
-                    output.append(UInt8(ascii: "%"))
-                    output.append(hexDigit(byte >> 4))
-                    output.append(hexDigit(byte & 0x0F))
-                }
+        // Read in place (no copy of the string to make it native first) unless it is bridged.
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            append(bytes, allowing: allowed, spaceAsPlus: spaceAsPlus, to: &output)
+        }
+        if done == nil {
+            var text = text
+            text.withUTF8 { append($0, allowing: allowed, spaceAsPlus: spaceAsPlus, to: &output) }
+        }
+    }
+
+    private static func append(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        allowing allowed: Allowed,
+        spaceAsPlus: Bool,
+        to output: inout [UInt8]
+    ) {
+        for byte in bytes {
+            if allowed.contains(byte) {
+                output.append(byte)
+            } else if spaceAsPlus && byte == UInt8(ascii: " ") {
+                output.append(UInt8(ascii: "+"))
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigit(byte >> 4))
+                output.append(hexDigit(byte & 0x0F))
             }
         }
     }

@@ -70,10 +70,24 @@ public struct QueryStringEncoder: Sendable, Hashable {
 
     /// Appends the encoded parameters to `output`, each pair escaped straight into it: the
     /// request builder writes the whole request target into one buffer.
-    func append(_ parameters: QueryParameters, for destination: Destination, to output: inout [UInt8]) {
+    /// - Parameters:
+    ///   - parameters: The parameters, in their order.
+    ///   - common: Parameters written after them, except those whose name `parameters` has (the
+    ///     client's common query: the endpoint's own values win), without merging the two lists.
+    ///   - destination: A query or a form body.
+    ///   - output: The buffer to append to.
+    func append(
+        _ parameters: QueryParameters,
+        then common: QueryParameters = QueryParameters(),
+        for destination: Destination,
+        to output: inout [UInt8]
+    ) {
         var writer = PairWriter(spaceAsPlus: destination == .formBody, output: output, start: output.count)
         output = []
         for item in parameters.items {
+            write(item.value, name: item.name, to: &writer)
+        }
+        for item in common.items where parameters.value(named: item.name) == nil {
             write(item.value, name: item.name, to: &writer)
         }
         output = writer.output

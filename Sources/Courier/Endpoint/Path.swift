@@ -29,8 +29,8 @@ public struct Path: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
 
         /// Appends literal text, escaping what is not allowed in a path.
         public mutating func appendLiteral(_ literal: String) {
-            if problem == nil, let bad = literal.first(where: { $0 == "?" || $0 == "#" }) {
-                problem = "The path contains \"\(bad)\"; put query items in the request's `query`."
+            if problem == nil, let bad = literal.utf8.first(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+                problem = "The path contains \"\(Character(Unicode.Scalar(bad)))\"; put query items in the request's `query`."
             }
             escaped += PercentEncoding.escape(literal, allowing: .path)
         }
@@ -50,13 +50,32 @@ public struct Path: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
 
     /// Creates a path from an interpolated string.
     public init(stringInterpolation: StringInterpolation) {
-        let trimmed = stringInterpolation.escaped.drop(while: { $0 == "/" })
-        escaped = String(trimmed)
+        // Everything in `escaped` is ASCII (the rest was percent-encoded), so bytes are characters.
+        let text = stringInterpolation.escaped
+        let leadingSlashes = text.utf8.prefix(while: { $0 == UInt8(ascii: "/") }).count
+        escaped = leadingSlashes == 0 ? text : String(Substring(text.utf8.dropFirst(leadingSlashes)))
         var problem = stringInterpolation.problem
-        if problem == nil, trimmed.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) {
-            problem = "The path \"\(trimmed)\" has a \".\" or \"..\" segment, which could leave the base URL."
+        if problem == nil, Self.hasDotSegment(escaped) {
+            problem = "The path \"\(escaped)\" has a \".\" or \"..\" segment, which could leave the base URL."
         }
         self.problem = problem
+    }
+
+    /// Whether a segment of `path` is `.` or `..`.
+    private static func hasDotSegment(_ path: String) -> Bool {
+        var dots = 0
+        var segmentLength = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if segmentLength > 0 && dots == segmentLength && dots <= 2 { return true }
+                dots = 0
+                segmentLength = 0
+            } else {
+                segmentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return segmentLength > 0 && dots == segmentLength && dots <= 2
     }
 
     /// Creates a path from segments, each escaped on its own.

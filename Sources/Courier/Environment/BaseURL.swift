@@ -57,16 +57,24 @@ public struct BaseURL: Sendable, Hashable, ExpressibleByStringInterpolation, Cus
     /// The text as given.
     public var description: String { text }
 
-    /// The checked parts of the URL.
-    struct Parts: Sendable, Hashable {
+    /// The checked parts of the URL, parsed once; a request takes one reference to them rather
+    /// than copying four reference-counted values.
+    final class Parts: Sendable {
         /// `http` or `https`.
-        var scheme: String
+        let scheme: String
         /// `host` or `host:port`, IPv6 hosts in brackets.
-        var authority: String
+        let authority: String
         /// The base path without a trailing `/`; empty for the root.
-        var path: String
+        let path: String
         /// `scheme://authority`, what the transport resolves request paths against.
-        var origin: URL
+        let origin: URL
+
+        init(scheme: String, authority: String, path: String, origin: URL) {
+            self.scheme = scheme
+            self.authority = authority
+            self.path = path
+            self.origin = origin
+        }
     }
 
     /// The checked parts of the URL.
