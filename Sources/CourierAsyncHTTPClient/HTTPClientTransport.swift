@@ -21,7 +21,7 @@ import OpenAPIRuntime
 /// Lifetimes: the default `HTTPClient` (``AsyncHTTPClient/HTTPClient/courierShared``) lives for the
 /// whole process and is never shut down. An `HTTPClient` you pass in stays yours: shut it down
 /// after the last request.
-public struct HTTPClientTransport: ClientTransport {
+public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
     /// The `HTTPClient` requests go through (hosts with public-key pins have their own, see
     /// ``init(trust:eventLoopGroup:configuration:)``).
     public let client: HTTPClient
@@ -74,6 +74,36 @@ public struct HTTPClientTransport: ClientTransport {
                 let length = head.headerFields[.contentLength].flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
                 return (head, HTTPBody(ResponseChunks(body: response.body), length: length, iterationBehavior: .single))
             }
+        } catch {
+            throw AsyncHTTPClientErrorClassifier.courierError(for: error)
+        }
+    }
+
+    /// Sends a request and reads the whole response body with AsyncHTTPClient's own
+    /// `collect(upTo:)`; errors are ``CourierError``s.
+    package func sendInMemory(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        upTo limit: Int
+    ) async throws -> (HTTPResponse, HTTPBody.ByteChunk) {
+        do {
+            var clientRequest = try Self.clientRequest(request, origin: baseURL)
+            if let body {
+                clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
+            }
+            let response = try await client(for: baseURL).execute(clientRequest, timeout: deadline)
+            let head = Self.head(of: response)
+            if request.method == .head || request.method == .connect { return (head, []) }
+            let length = head.headerFields[.contentLength].flatMap { Int64($0) }
+            if let length, length > limit { throw CourierError.bodyTooLarge(length: length, limit: limit) }
+            let buffer = try await response.body.collect(upTo: limit)
+            // A cancelled task's body can end early without an error: not a whole response.
+            try Task.checkCancellation()
+            return (head, buffer.withUnsafeReadableBytes { ArraySlice($0) })
+        } catch is NIOTooManyBytesError {
+            throw CourierError.bodyTooLarge(length: nil, limit: limit)
         } catch {
             throw AsyncHTTPClientErrorClassifier.courierError(for: error)
         }

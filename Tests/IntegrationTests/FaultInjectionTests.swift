@@ -133,4 +133,18 @@ struct FaultInjectionTests {
             #expect(fits.count == 900_000)
         }
     }
+
+    @Test("a body without Content-Length is refused once it grows past the limit", arguments: TransportKind.allCases)
+    func sizeLimitWhileReading(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = backends.echo { $0.maximumResponseBodySize = 1_000_000 }
+            let error = await #expect(throws: CourierError.self) {
+                try await client.send(Request<Data>(.get, "x").header(.fault, "huge=2000000,unannounced"))
+            }
+            #expect(error?.kind == .responseTooLarge)
+            #expect(error?.localizedDescription.contains("limit") == true)
+            let fits = try await client.send(Request<Data>(.get, "x").header(.fault, "huge=900000,unannounced"))
+            #expect(fits.count == 900_000)
+        }
+    }
 }

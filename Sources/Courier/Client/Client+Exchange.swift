@@ -48,7 +48,8 @@ extension Client {
     /// needs.
     ///
     /// Without middleware the bytes come straight from the transport (no body object is made of
-    /// them to pass through a chain); with middleware the chain runs as in
+    /// them to pass through a chain; an ``InMemoryTransport`` reads them itself when no progress is
+    /// reported); with middleware the chain runs as in
     /// ``exchange(_:configuration:delivery:progress:collected:)`` and the bytes the attempt read
     /// are taken back when the chain returns the body it was given.
     @inline(__always)
@@ -72,12 +73,22 @@ extension Client {
         )
         context.progress = progress
         let transport = self.transport
+        let inMemoryTransport = progress == nil ? self.inMemoryTransport : nil
         return try await Self.followingRedirects(
             prepared.request,
             body: prepared.body.map { HTTPBody($0) },
             context: context,
             redirectLimit: snapshot.value.redirectLimit
         ) { request, body, context in
+            if let inMemoryTransport {
+                return try await inMemoryTransport.sendInMemory(
+                    request,
+                    body: body,
+                    baseURL: context.origin,
+                    operationID: context.name,
+                    upTo: bodyLimit
+                )
+            }
             let (response, responseBody) = try await Self.transfer(request, body: body, context: context, through: transport)
             return (response, try await Self.collectBytes(responseBody, upTo: bodyLimit))
         }
@@ -267,23 +278,13 @@ extension Client {
         guard let body else { return [] }
         var expectedLength: Int?
         if case .known(let length) = body.length {
-            guard length <= limit else {
-                throw CourierError(
-                    .responseTooLarge,
-                    message: "The response body has \(length) bytes; the limit is \(limit)."
-                )
-            }
+            guard length <= limit else { throw CourierError.bodyTooLarge(length: length, limit: limit) }
             expectedLength = Int(length)
         }
         var bytes: HTTPBody.ByteChunk = []
         for try await chunk in body {
             try Task.checkCancellation()
-            guard bytes.count + chunk.count <= limit else {
-                throw CourierError(
-                    .responseTooLarge,
-                    message: "The response body is larger than the limit of \(limit) bytes."
-                )
-            }
+            guard bytes.count + chunk.count <= limit else { throw CourierError.bodyTooLarge(length: nil, limit: limit) }
             if bytes.isEmpty {
                 bytes = chunk
             } else {

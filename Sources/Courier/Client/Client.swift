@@ -28,6 +28,8 @@ public final class Client: Sendable {
     let attempts = InFlightRequests()
     /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI `ClientTransport`.
     public let transport: any ClientTransport
+    /// The transport, when it reads whole bodies itself: looked up once, not per call.
+    let inMemoryTransport: (any InMemoryTransport)?
 
     /// Creates a client.
     /// - Parameters:
@@ -36,6 +38,7 @@ public final class Client: Sendable {
     public init(configuration: Configuration, transport: any ClientTransport = .urlSession()) {
         self.state = LockedState(ConfigurationSnapshot(configuration))
         self.transport = transport
+        self.inMemoryTransport = transport as? any InMemoryTransport
     }
 
     /// Creates a client for a base URL.

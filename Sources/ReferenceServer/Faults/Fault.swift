@@ -3,7 +3,8 @@ import Foundation
 /// What a request asked the reference server to do wrong, from an `X-Fault` header or a `_fault`
 /// query item: comma-separated directives such as `delay=5000`, `status=503`,
 /// `status=500,message=Database unavailable`, `close`, `reset`, `truncate`, `trickle=100`,
-/// `malformed`, `wrong-shape`, `wrong-content-type`, `empty`, `no-content`, `huge=10000000`.
+/// `malformed`, `wrong-shape`, `wrong-content-type`, `empty`, `no-content`, `huge=10000000`,
+/// `unannounced` (with `huge`: no `Content-Length`, the body arrives chunked).
 struct Fault: Sendable, Equatable {
     /// Wait this long before handling the request.
     var delay: Duration?
@@ -31,6 +32,9 @@ struct Fault: Sendable, Equatable {
     var noContent = false
     /// Send a 200 JSON body of this many bytes.
     var hugeSize: Int?
+    /// Send the huge body without a `Content-Length` (chunked), so a client only learns its size
+    /// by reading it.
+    var unannounced = false
 
     /// Parses directives; unknown ones are ignored. `nil` when there is none.
     init?(_ text: String?) {
@@ -52,6 +56,7 @@ struct Fault: Sendable, Equatable {
             case "wrong-content-type": wrongContentType = true
             case "empty": empty = true
             case "huge": hugeSize = value.flatMap(Int.init)
+            case "unannounced": unannounced = true
             default: break
             }
         }

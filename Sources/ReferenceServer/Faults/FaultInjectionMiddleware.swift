@@ -32,7 +32,7 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 ? JSONResponse.tmdbError(code: status, message: message, status: .init(code: status))
                 : JSONResponse.message(message, status: .init(code: status))
         }
-        if let size = fault.hugeSize { return Self.hugeBody(size: size) }
+        if let size = fault.hugeSize { return Self.hugeBody(size: size, announced: !fault.unannounced) }
         if fault.empty {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer()))
         }
@@ -79,13 +79,14 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         return response
     }
 
-    /// A JSON array of zeros, `size` bytes long, written in 64 KiB chunks.
-    static func hugeBody(size: Int) -> Response {
+    /// A JSON array of spaces, `size` bytes long, written in 64 KiB chunks; with its length in
+    /// `Content-Length` when `announced`, chunked otherwise.
+    static func hugeBody(size: Int, announced: Bool) -> Response {
         let size = max(size, 2)
         return Response(
             status: .ok,
             headers: [.contentType: "application/json"],
-            body: ResponseBody(contentLength: size) { writer in
+            body: ResponseBody(contentLength: announced ? size : nil) { writer in
                 let chunkSize = 64 * 1024
                 var written = 0
                 while written < size {
