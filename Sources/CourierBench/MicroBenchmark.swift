@@ -3,7 +3,8 @@ import Foundation
 
 /// The layer's own cost per request: building the request from an endpoint, the exchange
 /// machinery (cancellation registry, timeout), status validation and error mapping — with a
-/// transport that answers at once and no JSON decoding.
+/// transport that answers at once and no JSON decoding — and, for comparison, what the Swift
+/// runtime charges for the task every call runs in (`task_round_trip`).
 enum MicroBenchmark {
     /// Answers every request with an empty 200 (or the status asked for) without any I/O.
     struct InstantTransport: ClientTransport {
@@ -40,7 +41,25 @@ enum MicroBenchmark {
                 do { try await failing.send(endpoint) } catch let error as CourierError where error.kind == .notFound {}
             }
         }
+        if selected("task_round_trip") {
+            // The Swift runtime's share of a send: one task started on the calling thread and awaited,
+            // as the client starts one per call (see `InFlightRequests.startTask`).
+            try await measureAsync("task_round_trip", iterations: iterations) {
+                _ = try await roundTrip { 1 }
+            }
+        }
         try DecoderBenchmark.run(selected: selected)
+    }
+
+    /// Starts `operation` in a task of its own the way the client does, and waits for it.
+    @inline(never)
+    static func roundTrip<Value: Sendable>(_ operation: sending @escaping () async throws -> Value) async throws -> Value {
+        #if compiler(>=6.2)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return try await Task.immediate(operation: operation).value
+        }
+        #endif
+        return try await Task(operation: operation).value
     }
 
     static func measure(_ name: String, iterations: Int, _ body: () throws -> Void) throws {
