@@ -62,12 +62,7 @@ public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
         do {
-            var clientRequest = try Self.clientRequest(request, origin: baseURL)
-            if let body {
-                clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
-            }
-            let response = try await client(for: baseURL).execute(clientRequest, timeout: deadline)
-            let head = Self.head(of: response)
+            let (response, head) = try await execute(request, body: body, baseURL: baseURL)
             switch request.method {
             case .head, .connect: return (head, nil)
             default:
@@ -89,12 +84,7 @@ public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
         upTo limit: Int
     ) async throws -> (HTTPResponse, HTTPBody.ByteChunk) {
         do {
-            var clientRequest = try Self.clientRequest(request, origin: baseURL)
-            if let body {
-                clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
-            }
-            let response = try await client(for: baseURL).execute(clientRequest, timeout: deadline)
-            let head = Self.head(of: response)
+            let (response, head) = try await execute(request, body: body, baseURL: baseURL)
             if request.method == .head || request.method == .connect { return (head, []) }
             let length = head.headerFields[.contentLength].flatMap { Int64($0) }
             if let length, length > limit { throw CourierError.bodyTooLarge(length: length, limit: limit) }
@@ -107,6 +97,22 @@ public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
         } catch {
             throw AsyncHTTPClientErrorClassifier.courierError(for: error)
         }
+    }
+
+    /// Sends the request through AsyncHTTPClient; the response's head as `HTTPResponse`, its body
+    /// not read yet.
+    @inline(__always)
+    private func execute(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL
+    ) async throws -> (HTTPClientResponse, HTTPResponse) {
+        var clientRequest = try Self.clientRequest(request, origin: baseURL)
+        if let body {
+            clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
+        }
+        let response = try await client(for: baseURL).execute(clientRequest, timeout: deadline)
+        return (response, Self.head(of: response))
     }
 
     /// The request AsyncHTTPClient sends: Courier has already percent-encoded the path and query.

@@ -14,13 +14,7 @@ extension Client {
         progress: (@Sendable (TransferProgress) -> Void)?,
         collected: CollectedBody? = nil
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var context = MiddlewareContext(
-            name: prepared.name,
-            origin: prepared.origin,
-            requiresAuthentication: prepared.requiresAuthentication,
-            timeout: prepared.timeout
-        )
-        context.progress = progress
+        var context = Self.context(of: prepared, progress: progress)
         context.delivery = delivery
         context.collected = collected
         var body = prepared.body.map { HTTPBody($0) }
@@ -65,13 +59,7 @@ extension Client {
             if let bytes = collected.bytes(of: body) { return (response, bytes) }
             return (response, try await Self.collectBytes(body, upTo: bodyLimit))
         }
-        var context = MiddlewareContext(
-            name: prepared.name,
-            origin: prepared.origin,
-            requiresAuthentication: prepared.requiresAuthentication,
-            timeout: prepared.timeout
-        )
-        context.progress = progress
+        let context = Self.context(of: prepared, progress: progress)
         let transport = self.transport
         let inMemoryTransport = progress == nil ? self.inMemoryTransport : nil
         return try await Self.followingRedirects(
@@ -92,6 +80,21 @@ extension Client {
             let (response, responseBody) = try await Self.transfer(request, body: body, context: context, through: transport)
             return (response, try await Self.collectBytes(responseBody, upTo: bodyLimit))
         }
+    }
+
+    /// The context a call's request starts with.
+    private static func context(
+        of prepared: PreparedRequest,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) -> MiddlewareContext {
+        var context = MiddlewareContext(
+            name: prepared.name,
+            origin: prepared.origin,
+            requiresAuthentication: prepared.requiresAuthentication,
+            timeout: prepared.timeout
+        )
+        context.progress = progress
+        return context
     }
 
     /// How far one attempt may go.
