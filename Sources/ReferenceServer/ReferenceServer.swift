@@ -39,6 +39,10 @@ public final class ReferenceServer: Sendable {
         public var analyticsPort = 0
         /// How long issued access tokens live.
         public var tokenLifetime: Duration = .seconds(3600)
+        /// How long access tokens issued by a refresh live; ``tokenLifetime`` when `nil`. Tests
+        /// that let a login's token expire give refreshed ones longer, so a slow machine cannot
+        /// let those expire too before the requests that waited for them are answered.
+        public var refreshedTokenLifetime: Duration?
         /// The movie backend's valid `api_key`.
         public var movieAPIKey = "courier-demo-key"
         /// The server's own log level; `critical` keeps demo and test output quiet.
@@ -125,7 +129,10 @@ public final class ReferenceServer: Sendable {
     public static func start(_ options: Options = Options()) async throws -> ReferenceServer {
         var logger = Logger(label: "courier.reference-server")
         logger.logLevel = options.logLevel
-        let store = ReferenceStore(tokenLifetime: options.tokenLifetime)
+        let store = ReferenceStore(
+            tokenLifetime: options.tokenLifetime,
+            refreshedTokenLifetime: options.refreshedTokenLifetime ?? options.tokenLifetime
+        )
         let ledger = ReliabilityLedger()
         let requests = RequestCounter()
         let server = try serverBuilder(tls: options.tls)

@@ -52,6 +52,7 @@ struct ExampleServicesTests {
     func expiredToken(transport: TransportKind) async throws {
         var options = ReferenceServer.Options()
         options.tokenLifetime = .milliseconds(1500)
+        options.refreshedTokenLifetime = .seconds(120)
         try await withBackends(transport, options: options) { backends in
             let auth = AuthService(client: backends.auth())
             try await auth.authenticate(email: demo.email, password: demo.password)

@@ -45,6 +45,7 @@ struct MiddlewareScenarioTests {
     func singleRefresh(transport: TransportKind) async throws {
         var options = ReferenceServer.Options()
         options.tokenLifetime = .milliseconds(1500)
+        options.refreshedTokenLifetime = .seconds(120)
         try await withBackends(transport, options: options) { backends in
             let auth = AuthService(client: backends.auth())
             let login = try await auth.authenticate(email: demo.email, password: demo.password)
@@ -151,6 +152,7 @@ struct MiddlewareScenarioTests {
     func logsRedacted(transport: TransportKind) async throws {
         var options = ReferenceServer.Options()
         options.tokenLifetime = .milliseconds(1500)
+        options.refreshedTokenLifetime = .seconds(120)
         try await withBackends(transport, options: options) { backends in
             let lines = LockedLines()
             var logger = Logger(label: "courier.tests") { _ in LogCollector(lines: lines) }

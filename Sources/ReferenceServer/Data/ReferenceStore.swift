@@ -22,9 +22,11 @@ actor ReferenceStore {
     private(set) var analyticsBatchCount = 0
     private(set) var refreshCount = 0
     let tokenLifetime: Duration
+    let refreshedTokenLifetime: Duration
 
-    init(tokenLifetime: Duration) {
+    init(tokenLifetime: Duration, refreshedTokenLifetime: Duration) {
         self.tokenLifetime = tokenLifetime
+        self.refreshedTokenLifetime = refreshedTokenLifetime
     }
 
     // MARK: Authentication
@@ -35,13 +37,13 @@ actor ReferenceStore {
         }
         let expected = user.email == SampleData.demoEmail ? SampleData.demoPassword : SampleData.defaultPassword
         guard password == expected else { return nil }
-        return startSession(userID: user.id)
+        return startSession(userID: user.id, lifetime: tokenLifetime)
     }
 
     func refresh(refreshToken: String) -> (token: String, session: Session)? {
         guard let userID = refreshTokens.removeValue(forKey: refreshToken) else { return nil }
         refreshCount += 1
-        return startSession(userID: userID)
+        return startSession(userID: userID, lifetime: refreshedTokenLifetime)
     }
 
     func check(token: String) -> TokenCheck {
@@ -56,10 +58,10 @@ actor ReferenceStore {
         return true
     }
 
-    private func startSession(userID: Int) -> (token: String, session: Session) {
+    private func startSession(userID: Int, lifetime: Duration) -> (token: String, session: Session) {
         let token = Self.randomToken()
         let refreshToken = Self.randomToken()
-        let seconds = Double(tokenLifetime.components.seconds) + Double(tokenLifetime.components.attoseconds) / 1e18
+        let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
         let session = Session(userID: userID, expiresAt: Date().addingTimeInterval(seconds), refreshToken: refreshToken)
         sessions[token] = session
         refreshTokens[refreshToken] = userID
