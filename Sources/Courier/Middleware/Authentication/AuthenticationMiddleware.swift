@@ -35,7 +35,7 @@ public struct AuthenticationMiddleware: Middleware {
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard context.requiresAuthentication, let credentials = await session.credentials() else {
+        guard context.requiresAuthentication, let credentials = try await session.credentials(timeout: context.timeout) else {
             return try await next(request, body, context)
         }
         var authorized = request
@@ -44,7 +44,7 @@ public struct AuthenticationMiddleware: Middleware {
         guard response.status == .unauthorized, body?.iterationBehavior != .single else {
             return (response, responseBody)
         }
-        guard let renewed = await session.renewed(after: credentials.generation) else {
+        guard let renewed = try await session.renewed(after: credentials.stamp, timeout: context.timeout) else {
             return (response, responseBody)
         }
         var replay = request

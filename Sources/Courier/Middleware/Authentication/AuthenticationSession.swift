@@ -18,7 +18,13 @@ import Foundation
 ///
 /// When the refresh is refused, every waiting request fails with
 /// ``CourierError/Kind/unauthorized``, ``events`` delivers ``Event/expired``, and no further
-/// refresh is tried until the next ``signIn(_:)``.
+/// refresh is tried until the next ``signIn(_:)``. When it fails otherwise (offline, a 5xx), the
+/// requests sent before it ended get their 401 and only requests sent later try again, so a burst
+/// of refusals never causes a second refresh.
+///
+/// Waiting for a refresh is part of each call: a call whose task is cancelled, or whose timeout
+/// passes, stops waiting at once (``CourierError/Kind/cancelled``, ``CourierError/Kind/timedOut``)
+/// while the refresh goes on for the others.
 public final class AuthenticationSession: Sendable {
     /// Something that happened to the session.
     public enum Event: Sendable, Equatable {
@@ -32,10 +38,13 @@ public final class AuthenticationSession: Sendable {
         case signedOut
     }
 
+    /// What a request knew when its token was handed out (see ``RefreshCoordinator``).
+    typealias Stamp = RefreshCoordinator.Stamp
+
     private struct State {
         var tokens: AuthTokens?
         var coordinator: RefreshCoordinator
-        var refresh: Task<Void, Never>?
+        var waiters = RefreshWaiters()
         var refreshCount = 0
         var nextSubscriberID = 0
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
@@ -107,67 +116,145 @@ public final class AuthenticationSession: Sendable {
         return stream
     }
 
-    /// The access token to send and its generation, renewing it first when it is known to have
-    /// expired. `nil` when there is nothing to send.
-    func credentials() async -> (token: String, generation: Int)? {
+    /// The refresh decisions so far, for tests.
+    var coordinator: RefreshCoordinator {
+        state.withLock { $0.coordinator }
+    }
+
+    /// The access token to send and its stamp, renewing it first when it is known to have expired.
+    /// - Parameter timeout: How long to wait for a renewal.
+    /// - Returns: The token and the stamp to pass to ``renewed(after:timeout:)`` if it is refused;
+    ///   `nil` when there is nothing to send.
+    /// - Throws: ``CourierError/Kind/cancelled`` or ``CourierError/Kind/timedOut`` while waiting
+    ///   for a renewal.
+    func credentials(timeout: Duration) async throws(CourierError) -> (token: String, stamp: Stamp)? {
         let current = state.withLock { state in
-            state.tokens.map { (tokens: $0, generation: state.coordinator.generation) }
+            state.tokens.map { (tokens: $0, stamp: state.coordinator.stamp) }
         }
         guard let current else { return nil }
         if let expiresAt = current.tokens.expiresAt, expiresAt.timeIntervalSinceNow < expiryLeeway.seconds {
-            return await renewed(after: current.generation)
+            return try await renewed(after: current.stamp, timeout: timeout)
         }
-        return (current.tokens.accessToken, current.generation)
+        return (current.tokens.accessToken, current.stamp)
     }
 
-    /// A request sent with generation `used` was refused. Returns the token to replay it with, or
-    /// `nil` when it should fail.
-    func renewed(after used: Int) async -> (token: String, generation: Int)? {
-        let (action, refresh) = state.withLock { state -> (RefreshCoordinator.Action, Task<Void, Never>?) in
-            let action = state.coordinator.unauthorized(used: used, canRefresh: state.tokens?.refreshToken != nil)
-            if action == .refresh, let tokens = state.tokens {
-                state.refreshCount += 1
-                state.refresh = Task { await self.runRefresh(from: tokens) }
-            }
-            return (action, state.refresh)
+    /// A request whose token was handed out at `used` was refused: starts the one refresh or
+    /// waits for the one under way.
+    ///
+    /// The wait belongs to the calling task: cancelling it, or `timeout` passing, ends the wait at
+    /// once while the refresh goes on for the other requests.
+    /// - Parameters:
+    ///   - used: The stamp the refused token was handed out with.
+    ///   - timeout: How long to wait for the refresh.
+    /// - Returns: The token to replay the request with and its stamp, or `nil` when the request
+    ///   should fail with its 401.
+    /// - Throws: ``CourierError/Kind/cancelled`` when the task is cancelled while waiting,
+    ///   ``CourierError/Kind/timedOut`` when `timeout` passes first.
+    func renewed(after used: Stamp, timeout: Duration) async throws(CourierError) -> (token: String, stamp: Stamp)? {
+        enum Next {
+            case fail
+            case replay(token: String, stamp: Stamp)
+            case wait(UInt64, refreshing: (tokens: AuthTokens, number: Int)?)
         }
-        switch action {
+        let next = state.withLock { state -> Next in
+            switch state.coordinator.unauthorized(used: used, canRefresh: state.tokens?.refreshToken != nil) {
+            case .fail:
+                return .fail
+            case .replay:
+                guard let tokens = state.tokens else { return .fail }
+                return .replay(token: tokens.accessToken, stamp: state.coordinator.stamp)
+            case .refresh:
+                guard let tokens = state.tokens else { return .fail }
+                state.refreshCount += 1
+                return .wait(state.waiters.add(), refreshing: (tokens, state.refreshCount))
+            case .waitForRefresh:
+                return .wait(state.waiters.add(), refreshing: nil)
+            }
+        }
+        switch next {
         case .fail:
             return nil
-        case .replay:
-            break
-        case .refresh, .waitForRefresh:
-            await refresh?.value
-        }
-        return state.withLock { state in
-            guard state.coordinator.phase == .idle, state.coordinator.generation > used, let tokens = state.tokens else {
+        case .replay(let token, let stamp):
+            return (token, stamp)
+        case .wait(let id, let refreshing):
+            // Unstructured: the refresh serves every waiter, so no single caller's cancellation
+            // may end it.
+            if let refreshing { Task { await self.runRefresh(from: refreshing.tokens, number: refreshing.number) } }
+            switch await wait(for: id, timeout: timeout) {
+            case .renewed(let token, let stamp):
+                return (token, stamp)
+            case .failed:
                 return nil
+            case .cancelled:
+                throw CourierError(.cancelled, message: "Cancelled while waiting for a new token.")
+            case .timedOut:
+                throw CourierError(.timedOut, message: "No new token within \(timeout).")
             }
-            return (tokens.accessToken, state.coordinator.generation)
         }
     }
 
-    private func runRefresh(from tokens: AuthTokens) async {
+    /// Suspends until waiter `id` is settled: by the refresh ending, by the task's cancellation,
+    /// or by `timeout`.
+    private func wait(for id: UInt64, timeout: Duration) async -> RefreshWaiters.Outcome {
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.settle(id, with: .timedOut)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // A cancellation or timeout before this point was recorded by `settle` and is
+                // handed over here.
+                if let outcome = state.withLock({ $0.waiters.attach(id, continuation) }) {
+                    continuation.resume(returning: outcome)
+                }
+            }
+        } onCancel: {
+            settle(id, with: .cancelled)
+        }
+    }
+
+    private func settle(_ id: UInt64, with outcome: RefreshWaiters.Outcome) {
+        state.withLock { $0.waiters.settle(id, with: outcome) }?.resume()
+    }
+
+    private func runRefresh(from tokens: AuthTokens, number: Int) async {
+        let result: Result<AuthTokens, any Error>
         do {
-            let renewed = try await refresher(tokens)
-            update(renewed, event: .refreshed) { $0.refreshFinished(.renewed) }
-            try? store.save(renewed)
+            result = .success(try await refresher(tokens))
         } catch {
-            let refused = [.unauthorized, .forbidden, .clientError].contains(CourierError(error).kind)
-            state.withLock { state in
+            result = .failure(error)
+        }
+        let (resumptions, renewed) = state.withLock { state -> ([RefreshWaiters.Resumption], AuthTokens?) in
+            // A sign-in or sign-out meanwhile has settled the waiters and replaced the tokens.
+            guard state.refreshCount == number, state.coordinator.phase == .refreshing else { return ([], nil) }
+            switch result {
+            case .success(let renewed):
+                state.tokens = renewed
+                state.coordinator.refreshFinished(.renewed)
+                state.publish(.refreshed)
+                let outcome = RefreshWaiters.Outcome.renewed(token: renewed.accessToken, stamp: state.coordinator.stamp)
+                return (state.waiters.settleAll(with: outcome), renewed)
+            case .failure(let error):
+                let refused = [.unauthorized, .forbidden, .clientError].contains(CourierError(error).kind)
                 state.coordinator.refreshFinished(refused ? .refused : .failed)
-                state.refresh = nil
                 if refused { state.publish(.expired) }
+                return (state.waiters.settleAll(with: .failed), nil)
             }
         }
+        if let renewed { try? store.save(renewed) }
+        for resumption in resumptions { resumption.resume() }
     }
 
     private func update(_ tokens: AuthTokens?, event: Event, _ transition: (inout RefreshCoordinator) -> Void) {
-        state.withLock { state in
+        let resumptions = state.withLock { state in
             state.tokens = tokens
             transition(&state.coordinator)
-            state.refresh = nil
             state.publish(event)
+            // Requests waiting for a refresh replay with the new sign-in's token, or fail.
+            let outcome = tokens.map { RefreshWaiters.Outcome.renewed(token: $0.accessToken, stamp: state.coordinator.stamp) }
+            return state.waiters.settleAll(with: outcome ?? .failed)
         }
+        for resumption in resumptions { resumption.resume() }
     }
 }
