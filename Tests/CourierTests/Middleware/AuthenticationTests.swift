@@ -87,24 +87,6 @@ struct AuthenticationTests {
         #expect(request.path == "/v1/me?lang=en&access_token=a%20b%2Bc")
     }
 
-    @Test("the file store writes atomically with permissions 0600 and deletes on sign-out")
-    func fileStore() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = FileTokenStore(url: directory.appendingPathComponent("tokens.json"))
-        #expect(try store.load() == nil)
-        let tokens = AuthTokens(accessToken: "a", refreshToken: "r", expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
-        try store.save(tokens)
-        try store.save(tokens)
-        #expect(try store.load() == tokens)
-        let attributes = try FileManager.default.attributesOfItem(atPath: store.url.path)
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["tokens.json"], "no temporary files left")
-        try store.save(nil)
-        #expect(try store.load() == nil)
-    }
-
     @Test("tokens never show in descriptions")
     func description() {
         let text = "\(AuthTokens(accessToken: "secret-access", refreshToken: "secret-refresh"))"
