@@ -1,17 +1,27 @@
+import Foundation
 import HTTPTypes
 
-/// Where and how the access token goes in a request.
+/// Where and how the credentials go in a request.
 ///
 /// ```swift
 /// AuthenticationMiddleware(session, scheme: .bearer)                 // Authorization: Bearer <token>
 /// AuthenticationMiddleware(session, scheme: .jwt)                    // Authorization: JWT <token>
-/// AuthenticationMiddleware(session, scheme: .header(.apiToken))      // X-API-Token: <token>
+/// AuthenticationMiddleware(session, scheme: .header(HTTPField.Name("X-API-Token")!))  // X-API-Token: <token>
 /// AuthenticationMiddleware(session, scheme: .query("access_token"))  // ?access_token=<token>
+/// BasicAuthenticationMiddleware(username: "aladdin", password: "open sesame")  // Authorization: Basic <…>
 /// ```
+///
+/// Printing a scheme never shows credentials.
 public struct AuthenticationScheme: Sendable, Equatable {
     private enum Placement: Sendable, Equatable {
+        /// The session's token in a header field, after a prefix.
         case header(HTTPField.Name, prefix: String)
+        /// The session's token as a query parameter.
         case query(String)
+        /// A complete field value of the scheme's own instead of a token (Basic credentials).
+        case credentials(HTTPField.Name, value: String)
+        /// Credentials that must never be sent, and why.
+        case refused(HTTPField.Name, reason: String)
     }
 
     private let placement: Placement
@@ -23,8 +33,9 @@ public struct AuthenticationScheme: Sendable, Equatable {
 
     /// The token in a header field of your choice.
     /// - Parameters:
-    ///   - name: The field.
+    ///   - name: The field, e.g. `HTTPField.Name("X-API-Token")!`.
     ///   - prefix: Text before the token, e.g. `"Token "`; none by default.
+    /// - Returns: The scheme.
     public static func header(_ name: HTTPField.Name, prefix: String = "") -> AuthenticationScheme {
         AuthenticationScheme(placement: .header(name, prefix: prefix))
     }
@@ -32,11 +43,41 @@ public struct AuthenticationScheme: Sendable, Equatable {
     /// The token as a query parameter (for backends that require it; tokens in URLs can end up in
     /// server logs).
     /// - Parameter name: The parameter's name.
+    /// - Returns: The scheme.
     public static func query(_ name: String) -> AuthenticationScheme {
         AuthenticationScheme(placement: .query(name))
     }
 
-    /// Puts `token` into `request`, replacing a value already there.
+    /// `Authorization: Basic <base64 of "username:password">` (RFC 7617, UTF-8): fixed credentials
+    /// rather than a session's token, sent by ``BasicAuthenticationMiddleware``.
+    ///
+    /// RFC 7617 does not allow a `:` in the username (the server could not tell where the password
+    /// starts) nor control characters in either part. Such credentials are never sent: the
+    /// middleware fails every request with ``CourierError/Kind/invalidRequest`` before any
+    /// network traffic, with a message saying why.
+    /// - Parameters:
+    ///   - username: The user-id, without `:`.
+    ///   - password: The password.
+    /// - Returns: The scheme.
+    public static func basic(username: String, password: String) -> AuthenticationScheme {
+        if username.contains(":") {
+            return AuthenticationScheme(placement: .refused(
+                .authorization,
+                reason: "A Basic authentication username cannot contain \":\" (RFC 7617)."
+            ))
+        }
+        if (username + password).unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return AuthenticationScheme(placement: .refused(
+                .authorization,
+                reason: "Basic authentication credentials cannot contain control characters (RFC 7617)."
+            ))
+        }
+        let encoded = Data("\(username):\(password)".utf8).base64EncodedString()
+        return AuthenticationScheme(placement: .credentials(.authorization, value: "Basic " + encoded))
+    }
+
+    /// Puts `token` into `request`, replacing a value already there; a scheme with credentials of
+    /// its own puts those instead, and a refused one nothing (see ``refusal``).
     func apply(_ token: String, to request: inout HTTPRequest) {
         switch placement {
         case .header(let name, let prefix):
@@ -46,18 +87,49 @@ public struct AuthenticationScheme: Sendable, Equatable {
             let parameter = PercentEncoding.escape(name, allowing: .unreserved) + "="
                 + PercentEncoding.escape(token, allowing: .unreserved)
             request.path = path + (path.contains("?") ? "&" : "?") + parameter
+        case .credentials(let name, let value):
+            request.headerFields[name] = value
+        case .refused:
+            break
         }
     }
 
-    /// The header field that carries the token, for redaction in logs.
-    var headerName: HTTPField.Name? {
-        if case .header(let name, _) = placement { return name }
-        return nil
+    /// Why these credentials must not be sent, as the error a request fails with; `nil` when they
+    /// may be.
+    var refusal: CourierError? {
+        guard case .refused(_, let reason) = placement else { return nil }
+        return CourierError(.invalidRequest, message: reason)
     }
 
-    /// The query parameter that carries the token, for redaction in logs.
-    var queryName: String? {
+    /// The header field that carries the credentials, for redaction in logs and for dropping them
+    /// on redirects to another origin.
+    package var headerName: HTTPField.Name? {
+        switch placement {
+        case .header(let name, _), .credentials(let name, _), .refused(let name, _): name
+        case .query: nil
+        }
+    }
+
+    /// The query parameter that carries the token, for redaction in logs and on redirects.
+    package var queryName: String? {
         if case .query(let name) = placement { return name }
         return nil
+    }
+}
+
+extension AuthenticationScheme: CustomStringConvertible, CustomReflectable {
+    /// Where the credentials go, never the credentials, e.g. `Authorization: Basic <redacted>`.
+    public var description: String {
+        switch placement {
+        case .header(let name, let prefix): "\(name.rawName): \(prefix)<token>"
+        case .query(let name): "?\(name)=<token>"
+        case .credentials(let name, let value): "\(name.rawName): \(value.prefix { $0 != " " }) <redacted>"
+        case .refused(let name, _): "\(name.rawName): <refused>"
+        }
+    }
+
+    /// Only the description, so `dump` and debuggers show no credentials either.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description])
     }
 }
