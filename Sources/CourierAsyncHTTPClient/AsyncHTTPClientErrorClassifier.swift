@@ -3,6 +3,7 @@ import Courier
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
@@ -28,6 +29,11 @@ enum AsyncHTTPClientErrorClassifier {
             }
         }
         if error is HTTPParserError { return .invalidResponse }
+        if let decompressionError = error as? NIOHTTPDecompression.DecompressionError {
+            // A body inflating past the ratio is a compression bomb; other failures, a corrupt body.
+            return decompressionError == .limit ? .responseTooLarge : .invalidResponse
+        }
+        if error is NIOHTTPDecompression.ExtraDecompressionError { return .invalidResponse }
         if let sslError = error as? NIOSSLError {
             switch sslError {
             case .handshakeFailed: return .untrustedServer

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTPCompression
 import NIOPosix
 
 extension HTTPClient {
@@ -17,6 +18,10 @@ extension HTTPClient {
     ///   the 5-second connect timeout instead of hanging for a minute.
     /// - Up to 64 HTTP/1.1 connections per host, kept for 60 s; HTTP/2 when the server offers it.
     /// - Redirects are not followed by AsyncHTTPClient: Courier decides about them.
+    /// - Responses compressed with gzip or deflate are decoded (requests say so with
+    ///   `Accept-Encoding: deflate, gzip`); a body that inflates more than a thousandfold fails with
+    ///   ``Courier/CourierError/Kind/responseTooLarge``, and the client's
+    ///   ``Courier/Configuration/maximumResponseBodySize`` counts decoded bytes.
     /// - Returns: A configuration to adjust and pass to `HTTPClient(eventLoopGroup:configuration:)`.
     public static func courierConfiguration() -> Configuration {
         var configuration = Configuration()
@@ -25,6 +30,7 @@ extension HTTPClient {
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         configuration.redirectConfiguration = .disallow
         configuration.httpVersion = .automatic
+        configuration.decompression = .enabled(limit: .ratio(1_000))
         return configuration
     }
 }

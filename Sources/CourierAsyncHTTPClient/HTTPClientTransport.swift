@@ -66,7 +66,7 @@ public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
             switch request.method {
             case .head, .connect: return (head, nil)
             default:
-                let length = head.headerFields[.contentLength].flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
+                let length = Self.decodedLength(of: head).map(HTTPBody.Length.known) ?? .unknown
                 return (head, HTTPBody(ResponseChunks(body: response.body), length: length, iterationBehavior: .single))
             }
         } catch {
@@ -86,14 +86,20 @@ public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
         do {
             let (response, head) = try await execute(request, body: body, baseURL: baseURL)
             if request.method == .head || request.method == .connect { return (head, []) }
-            let length = head.headerFields[.contentLength].flatMap { Int64($0) }
-            if let length, length > limit { throw CourierError.bodyTooLarge(length: length, limit: limit) }
-            let buffer = try await response.body.collect(upTo: limit)
+            if let length = Self.decodedLength(of: head), length > limit {
+                throw CourierError.bodyTooLarge(length: length, limit: limit)
+            }
+            let buffer: ByteBuffer
+            do {
+                buffer = try await response.body.collect(upTo: limit)
+            } catch is NIOTooManyBytesError {
+                throw CourierError.bodyTooLarge(length: nil, limit: limit)
+            } catch {
+                throw CourierError.incompleteBody(after: AsyncHTTPClientErrorClassifier.courierError(for: error))
+            }
             // A cancelled task's body can end early without an error: not a whole response.
             try Task.checkCancellation()
             return (head, buffer.withUnsafeReadableBytes { ArraySlice($0) })
-        } catch is NIOTooManyBytesError {
-            throw CourierError.bodyTooLarge(length: nil, limit: limit)
         } catch {
             throw AsyncHTTPClientErrorClassifier.courierError(for: error)
         }
@@ -111,8 +117,28 @@ public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
         if let body {
             clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
         }
-        let response = try await client(for: baseURL).execute(clientRequest, timeout: deadline)
-        return (response, Self.head(of: response))
+        let client = client(for: baseURL)
+        do {
+            let response = try await client.execute(clientRequest, timeout: deadline)
+            return (response, Self.head(of: response))
+        } catch let error where Self.mayRetry(request, body: body, after: error) {
+            // A pooled connection the server had already closed (or spoiled with stray bytes)
+            // failed before any response: an idempotent request goes once more, on a new one.
+            let response = try await client.execute(clientRequest, timeout: deadline)
+            return (response, Self.head(of: response))
+        }
+    }
+
+    /// Whether a request that failed with `error` before its response may be sent again: only an
+    /// idempotent one whose body can be read again, and only when a kept-alive connection was
+    /// closed under it.
+    static func mayRetry(_ request: HTTPRequest, body: HTTPBody?, after error: any Error) -> Bool {
+        guard [.get, .head, .options, .put, .delete].contains(request.method),
+            body == nil || body?.iterationBehavior == .multiple
+        else { return false }
+        if let clientError = error as? HTTPClientError { return clientError == .remoteConnectionClosed }
+        if let channelError = error as? ChannelError { return channelError == .ioOnClosedChannel || channelError == .eof }
+        return false
     }
 
     /// The request AsyncHTTPClient sends: Courier has already percent-encoded the path and query.
@@ -122,10 +148,21 @@ public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
         var clientRequest = HTTPClientRequest(url: origin + (request.path ?? "/"))
         clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
         clientRequest.headers.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields {
+        for field in request.headerFields where field.name != .cookie {
             clientRequest.headers.add(name: field.name.rawName, value: field.value)
         }
+        // HTTPFields keeps each cookie as a field of its own; HTTP/1.1 wants one `Cookie` line.
+        if let cookies = request.headerFields[.cookie] {
+            clientRequest.headers.add(name: HTTPField.Name.cookie.rawName, value: cookies)
+        }
         return clientRequest
+    }
+
+    /// The body's length after decoding, when the head tells it: `Content-Length` counts the
+    /// encoded bytes of a compressed body.
+    static func decodedLength(of head: HTTPResponse) -> Int64? {
+        guard head.headerFields[.contentEncoding] == nil else { return nil }
+        return head.headerFields[.contentLength].flatMap { Int64($0) }
     }
 
     static func length(of body: HTTPBody) -> HTTPClientRequest.Body.Length {
@@ -159,7 +196,7 @@ struct ResponseChunks: AsyncSequence, Sendable {
                 guard let buffer = try await base.next() else { return nil }
                 return buffer.withUnsafeReadableBytes { ArraySlice($0) }
             } catch {
-                throw AsyncHTTPClientErrorClassifier.courierError(for: error)
+                throw CourierError.incompleteBody(after: AsyncHTTPClientErrorClassifier.courierError(for: error))
             }
         }
     }

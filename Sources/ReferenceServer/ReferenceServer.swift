@@ -11,7 +11,11 @@ import ServiceLifecycle
 /// movies shaped like TheMovieDB (`/3`), auth (`/authenticate`, `/token`), analytics (`/v1/events`),
 /// plus `/echo` for inspecting requests, `/flaky` and `/limited` for retry and rate-limit scenarios,
 /// `/files` for large downloads and uploads, `/redirect` for redirects (also to the analytics port),
-/// and fault injection on every route.
+/// `/cookies` and `/basic-auth` as common test servers have them, and fault injection on every route.
+///
+/// It behaves as real servers do: every 401 carries a `WWW-Authenticate` challenge (Bearer, RFC
+/// 6750; Basic on `/basic-auth`), text and JSON bodies of 1 KiB or more are compressed with gzip
+/// or deflate when the request accepts it, and `/cookies` sets cookies with `Set-Cookie`.
 ///
 /// Start it in-process for integration tests; it binds 127.0.0.1 (port 0 picks a free port) and
 /// serves analytics on a second port as well:
@@ -24,7 +28,8 @@ import ServiceLifecycle
 ///
 /// Fault injection: send `X-Fault` (or a `_fault` query item) with comma-separated directives —
 /// `delay=MS`, `status=CODE`, `message=TEXT`, `close`, `reset`, `truncate`, `trickle=MS`,
-/// `malformed`, `wrong-shape`, `wrong-content-type`, `empty`, `no-content`, `huge=BYTES`.
+/// `malformed`, `wrong-shape`, `wrong-content-type`, `empty`, `no-content`, `huge=BYTES`,
+/// `compress=gzip|deflate` (whatever the request accepts), `gzip-bomb=BYTES`.
 ///
 /// HTTPS: set ``Options/tls`` to a ``LoopbackCertificates`` and both ports serve TLS with its
 /// server certificate (``baseURL`` then starts with `https://`).
@@ -139,6 +144,8 @@ public final class ReferenceServer: Sendable {
 
         let main = Router(context: ReferenceRequestContext.self)
         main.add(middleware: FaultInjectionMiddleware(requests: requests))
+        main.add(middleware: ChallengeMiddleware())
+        main.add(middleware: CompressionMiddleware())
         SocialRoutes.register(on: main, store: store)
         MovieRoutes.register(on: main, apiKey: options.movieAPIKey)
         AuthRoutes.register(on: main, store: store)
@@ -147,10 +154,14 @@ public final class ReferenceServer: Sendable {
         BenchRoutes.register(on: main)
         FileRoutes.register(on: main)
         RedirectRoutes.register(on: main)
+        CookieRoutes.register(on: main)
+        BasicAuthRoutes.register(on: main)
         ReliabilityRoutes.register(on: main, ledger: ledger)
 
         let analytics = Router(context: ReferenceRequestContext.self)
         analytics.add(middleware: FaultInjectionMiddleware(requests: requests))
+        analytics.add(middleware: ChallengeMiddleware())
+        analytics.add(middleware: CompressionMiddleware())
         AnalyticsRoutes.register(on: analytics, store: store)
         EchoRoutes.register(on: analytics)
 

@@ -1,4 +1,5 @@
 import Courier
+import CourierAsyncHTTPClient
 import ExampleAPIs
 import Foundation
 import HTTPTypes
@@ -65,17 +66,19 @@ struct RedirectTests {
         }
     }
 
-    @Test("a loop and a chain longer than the limit fail fast; the limit is configurable", arguments: TransportKind.allCases)
+    @Test("a loop and a chain longer than the limit fail fast as tooManyRedirects; the limit is configurable",
+          arguments: TransportKind.allCases)
     func limits(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
             let (loop, elapsed) = await measure { await capture { try await root(backends).send(Request<Data>(.get, "redirect/loop")) } }
-            #expect(loop.error?.kind == .invalidResponse)
+            #expect(loop.error?.kind == .tooManyRedirects)
             #expect(loop.error?.message?.contains("loop") == true)
             #expect(elapsed < hangBound)
 
             let short = root(backends) { $0.redirectLimit = 3 }
             let tooLong = await capture { try await short.send(Request<JSONValue>(.get, "redirect/chain/5")) }
-            #expect(tooLong.error?.kind == .invalidResponse)
+            #expect(tooLong.error?.kind == .tooManyRedirects)
+            #expect(tooLong.error?.status == .found)
             let arrived = try await short.send(Request<JSONValue>(.get, "redirect/chain/3"))
             #expect(arrived["hops"]?.intValue == 0)
 
@@ -93,6 +96,101 @@ struct RedirectTests {
                 try await root(backends).send(Request<Data>(.get, "redirect", query: ["to": "file:///etc/passwd"]))
             }
             #expect(result.error?.kind == .invalidResponse)
+        }
+    }
+
+    static let customCredentials: HTTPFields = [
+        HTTPField.Name("X-API-Key")!: "secret-key",
+        HTTPField.Name("X-Auth-Token")!: "secret-token",
+        HTTPField.Name("X-Tenant-Secret")!: "secret-tenant",
+        .userAgent: "courier-tests",
+    ]
+
+    @Test("a redirect to another origin drops X-API-Key, X-Auth-Token, configured fields and the auth scheme's field",
+          arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
+    func crossOriginCustomCredentials(transport: TransportKind, status: Int) async throws {
+        try await withBackends(transport) { backends in
+            let tokens = AuthenticationSession(store: InMemoryTokenStore(AuthTokens(accessToken: "scheme-secret"))) { $0 }
+            let client = root(backends) {
+                $0.credentialFields.headerNames.insert(HTTPField.Name("X-Tenant-Secret")!)
+                $0.middleware = [AuthenticationMiddleware(tokens, scheme: .header(HTTPField.Name("X-Session-Key")!))]
+            }
+            let target = "\(backends.server.analyticsBaseURL)/echo/elsewhere"
+            let echo = try await client.send(
+                Request<Echo>(.get, "redirect", query: ["status": status, "to": target], headerFields: Self.customCredentials)
+            )
+            #expect(echo.path == "/echo/elsewhere")
+            #expect(echo.header("x-api-key") == nil)
+            #expect(echo.header("x-auth-token") == nil)
+            #expect(echo.header("x-tenant-secret") == nil)
+            #expect(echo.header("x-session-key") == nil)
+            #expect(echo.header("user-agent") == "courier-tests")
+
+            let sameOrigin = try await client.send(
+                Request<Echo>(.get, "redirect", query: ["status": status, "to": "/echo/here"], headerFields: Self.customCredentials)
+            )
+            #expect(sameOrigin.header("x-api-key") == "secret-key")
+            #expect(sameOrigin.header("x-session-key") == "scheme-secret")
+        }
+    }
+
+    // URLSession on Linux cannot trust the loopback root, so this runs over AsyncHTTPClient; the
+    // decision is Courier's own on every transport (see RedirectDecisionTests).
+    @Test("https never continues as plain http unless allowed, and never with a body")
+    func downgrade() async throws {
+        let plain = try await HostileServer.start(.reply("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
+        let certificates = try LoopbackCertificates()
+        var options = ReferenceServer.Options()
+        options.tls = certificates
+        let server = try await ReferenceServer.start(options)
+        let transport = try HTTPClientTransport(trust: ServerTrust(additionalRootCertificates: [certificates.rootCertificatePEM]))
+        let client = Client(baseURL: BaseURL(server.baseURL), transport: transport)
+        let refused = await capture {
+            try await client.send(Request<Data>(.get, "redirect", query: ["to": "\(plain.baseURL)/landing"]))
+        }
+        #expect(refused.error?.kind == .insecureRedirect)
+        #expect(plain.connections == 0)
+
+        let permissive = Client(baseURL: BaseURL(server.baseURL), transport: transport) { $0.allowsInsecureRedirects = true }
+        let withBody = await capture {
+            try await permissive.send(
+                Request<Data>(.post, "redirect", query: ["status": 307, "to": "\(plain.baseURL)/landing"], body: .json(["pin": "1234"]))
+            )
+        }
+        #expect(withBody.error?.kind == .insecureRedirect)
+        #expect(plain.connections == 0)
+        _ = try await permissive.send(Request<Data>(.get, "redirect", query: ["to": "\(plain.baseURL)/landing"]))
+        #expect(plain.connections == 1)
+        try await transport.shutdown()
+        await server.stop()
+        await plain.stop()
+    }
+
+    @Test("a Location naming a port above 65535 is an invalid response, never a crash", arguments: TransportKind.allCases)
+    func impossiblePort(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            for target in ["http://127.0.0.1:99999/x", "http://localhost:70000/x", "http://127.0.0.1:0/x"] {
+                let result = await capture { try await root(backends).send(Request<Data>(.get, "redirect", query: ["to": target])) }
+                #expect(result.error?.kind == .invalidResponse, "\(target)")
+            }
+        }
+    }
+
+    @Test("a 401 from another origin reached by redirect does not refresh this origin's token", arguments: TransportKind.allCases)
+    func crossOriginUnauthorized(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let refreshes = Counter()
+            let tokens = AuthenticationSession(
+                store: InMemoryTokenStore(AuthTokens(accessToken: "token", refreshToken: "refresh"))
+            ) { tokens in
+                refreshes.increment()
+                return tokens
+            }
+            let client = root(backends) { $0.middleware = [AuthenticationMiddleware(tokens)] }
+            let target = "\(backends.server.analyticsBaseURL)/echo/x?_fault=status%3D401"
+            let result = await capture { try await client.send(Request<Data>(.get, "redirect", query: ["to": target])) }
+            #expect(result.error?.kind == .unauthorized)
+            #expect(refreshes.value == 0)
         }
     }
 }

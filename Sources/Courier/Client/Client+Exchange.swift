@@ -12,7 +12,8 @@ extension Client {
         configuration snapshot: ConfigurationSnapshot,
         delivery: ResponseDelivery = .memory,
         progress: (@Sendable (TransferProgress) -> Void)?,
-        collected: CollectedBody? = nil
+        collected: CollectedBody? = nil,
+        record: ExchangeRecord? = nil
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var context = MiddlewareContext(
             name: prepared.name,
@@ -21,8 +22,11 @@ extension Client {
             timeout: prepared.timeout
         )
         context.progress = progress
+        context.credentialFields = snapshot.hops.credentialFields
         context.delivery = delivery
         context.collected = collected
+        // Middleware such as authentication asks where a response came from.
+        context.record = record ?? (snapshot.value.middleware.isEmpty ? nil : ExchangeRecord())
         var body = prepared.body.map { HTTPBody($0) }
         if let file = prepared.bodyFile {
             let fileBody = try FileBody.body(for: file)
@@ -31,7 +35,7 @@ extension Client {
         }
         let limits = Limits(
             body: snapshot.value.maximumResponseBodySize,
-            redirects: snapshot.value.redirectLimit,
+            hops: snapshot.hops,
             ownTask: !snapshot.value.attemptsRunInCallTask
         )
         return try await MiddlewareChain.run(
@@ -50,18 +54,25 @@ extension Client {
     /// Without middleware the bytes come straight from the transport (no body object is made of
     /// them to pass through a chain; an ``InMemoryTransport`` reads them itself when no progress is
     /// reported); with middleware the chain runs as in
-    /// ``exchange(_:configuration:delivery:progress:collected:)`` and the bytes the attempt read
+    /// ``exchange(_:configuration:delivery:progress:collected:record:)`` and the bytes the attempt read
     /// are taken back when the chain returns the body it was given.
     @inline(__always)
     func exchangeInMemory(
         _ prepared: PreparedRequest,
         configuration snapshot: ConfigurationSnapshot,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        record: ExchangeRecord? = nil
     ) async throws -> (HTTPResponse, HTTPBody.ByteChunk) {
         let bodyLimit = snapshot.value.maximumResponseBodySize
         guard snapshot.value.middleware.isEmpty, prepared.bodyFile == nil else {
             let collected = CollectedBody()
-            let (response, body) = try await exchange(prepared, configuration: snapshot, progress: progress, collected: collected)
+            let (response, body) = try await exchange(
+                prepared,
+                configuration: snapshot,
+                progress: progress,
+                collected: collected,
+                record: record
+            )
             if let bytes = collected.bytes(of: body) { return (response, bytes) }
             return (response, try await Self.collectBytes(body, upTo: bodyLimit))
         }
@@ -74,13 +85,15 @@ extension Client {
             timeout: prepared.timeout
         )
         context.progress = progress
+        context.credentialFields = snapshot.hops.credentialFields
+        context.record = record
         let transport = self.transport
         let inMemoryTransport = progress == nil ? self.inMemoryTransport : nil
         return try await Self.followingRedirects(
             prepared.request,
             body: prepared.body.map { HTTPBody($0) },
             context: context,
-            redirectLimit: snapshot.value.redirectLimit
+            hops: snapshot.hops
         ) { request, body, context in
             if let inMemoryTransport {
                 return try await inMemoryTransport.sendInMemory(
@@ -100,8 +113,8 @@ extension Client {
     struct Limits: Sendable {
         /// Bytes of a body read into memory.
         var body: Int
-        /// Redirects followed.
-        var redirects: Int
+        /// Redirects, credentials and cookies of each request.
+        var hops: HopPolicy
         /// Whether the attempt runs in a task of its own with its deadline, or in the call's task,
         /// which then carries the deadline (see ``Client/run(_:configuration:_:)``).
         var ownTask: Bool
@@ -138,40 +151,48 @@ extension Client {
         limits: Limits,
         through transport: any ClientTransport
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        try await followingRedirects(request, body: body, context: context, redirectLimit: limits.redirects) { request, body, context in
+        try await followingRedirects(request, body: body, context: context, hops: limits.hops) { request, body, context in
             try await send(request, body: body, context: context, bodyLimit: limits.body, through: transport)
         }
     }
 
-    /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``).
+    /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``),
+    /// each request with the jar's cookies and each response's cookies stored; the call's
+    /// `record`, when it keeps one, learns the final URL and the attempt.
     @inline(__always)
     private static func followingRedirects<Delivered>(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: MiddlewareContext,
-        redirectLimit: Int,
+        hops: HopPolicy,
         send: (HTTPRequest, HTTPBody?, MiddlewareContext) async throws -> (HTTPResponse, Delivered)
     ) async throws -> (HTTPResponse, Delivered) {
         var (request, body, context) = (request, body, context)
         // Targets already requested, filled in at the first redirect (most responses are not one).
         var visited: Set<String> = []
         while true {
-            let (response, responseBody) = try await send(request, body, context)
-            guard redirectLimit > 0,
+            let url = hops.cookieJar != nil ? Self.url(of: request, at: context.origin) : nil
+            let sent = url.map { hops.addingCookies(to: request, at: $0) } ?? request
+            let (response, responseBody) = try await send(sent, body, context)
+            if let url { hops.cookieJar?.store(from: response.headerFields, for: url) }
+            context.record?.delivered(target: request.path, origin: context.origin, attempt: context.attempt)
+            guard hops.redirectLimit > 0,
                 let redirect = try Redirect.next(
                     after: response,
                     to: request,
                     origin: context.origin,
-                    bodyIsReplayable: body.map { $0.iterationBehavior == .multiple } ?? true
+                    bodyIsReplayable: body.map { $0.iterationBehavior == .multiple } ?? true,
+                    credentialFields: hops.credentialFields,
+                    allowsInsecure: hops.allowsInsecureRedirects
                 )
             else { return (response, responseBody) }
             if visited.isEmpty { visited.insert(Self.target(of: request, at: context.origin)) }
             let target = Self.target(of: redirect.request, at: redirect.origin)
             var failure: CourierError?
-            if visited.count > redirectLimit {
-                failure = CourierError(.invalidResponse, message: "Stopped after \(redirectLimit) redirects.")
+            if visited.count > hops.redirectLimit {
+                failure = CourierError(.tooManyRedirects, message: "Stopped after \(hops.redirectLimit) redirects.")
             } else if !visited.insert(target).inserted {
-                failure = CourierError(.invalidResponse, message: "The server redirected in a loop, back to \(target).")
+                failure = CourierError(.tooManyRedirects, message: "The server redirected in a loop, back to a URL already requested.")
             }
             if var failure {
                 failure.status = response.status
@@ -182,6 +203,11 @@ extension Client {
             context.origin = redirect.origin
             if redirect.dropsBody { body = nil }
         }
+    }
+
+    /// The full URL of `request` below `origin`.
+    static func url(of request: HTTPRequest, at origin: URL) -> URL? {
+        URL(string: origin.absoluteString + (request.path ?? "/"))
     }
 
     /// What a redirect loop repeats: method, origin and path.

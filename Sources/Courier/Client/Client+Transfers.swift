@@ -95,9 +95,8 @@ extension Client {
     /// for try await chunk in stream { parser.feed(chunk) }
     /// ```
     /// The call returns when the response's head has arrived; the endpoint's timeout covers only
-    /// that. A non-2xx response fails as ``send(_:)`` would. Through AsyncHTTPClient the body
-    /// streams from the socket; through URLSession on Linux, swift-openapi-urlsession has read it
-    /// whole before the head is returned (use ``download(_:to:progress:)`` for large bodies there).
+    /// that. A non-2xx response fails as ``send(_:)`` would. The body streams as it arrives on
+    /// every transport; nothing limits its size but the reader.
     /// - Parameters:
     ///   - endpoint: The call; its `Response` type is not used.
     ///   - progress: Called with download progress while the stream is read.

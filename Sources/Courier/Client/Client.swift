@@ -142,6 +142,59 @@ public final class Client: Sendable {
         }
     }
 
+    /// Sends the call and returns its decoded response with the status, header fields, final URL
+    /// and attempt count.
+    ///
+    /// ```swift
+    /// let response = try await movies.response(for: MovieAPI.popular(page: 1))
+    /// if let next = response.headerFields[.link] { remember(next) }
+    /// ```
+    /// - Parameter endpoint: The call to send.
+    /// - Returns: The decoded value and how it arrived.
+    /// - Throws: ``CourierError``, as ``send(_:)`` does.
+    public func response<E: Endpoint>(for endpoint: E) async throws(CourierError) -> DecodedResponse<E.Response> {
+        let request = endpoint.request
+        let snapshot = self.snapshot
+        let prepared = try RequestBuilder.prepare(request, snapshot: snapshot)
+        let decoding = request.decoding
+        let decoder = ResponseJSONDecoder(
+            settings: request.decoder ?? snapshot.value.decoder,
+            implementation: request.jsonDecoderImplementation ?? snapshot.value.jsonDecoderImplementation
+        )
+        let record = ExchangeRecord()
+        return try await run(prepared, configuration: snapshot) {
+            let (response, bytes) = try await self.exchangeInMemory(prepared, configuration: snapshot, progress: nil, record: record)
+            let value = try ResponseReader.read(
+                response,
+                body: bytes.isEmpty ? Data() : Data(bytes),
+                decoding: decoding,
+                decoder: decoder,
+                errorFormat: snapshot.value.errorFormat
+            )
+            return DecodedResponse(
+                value: value,
+                status: response.status,
+                headerFields: response.headerFields,
+                url: record.url ?? prepared.origin,
+                attempts: max(record.attempts, 1)
+            )
+        }
+    }
+
+    /// Sends the call and reports its decoded response, with the status, header fields, final URL
+    /// and attempt count, to `completion` on the main actor.
+    /// - Parameters:
+    ///   - endpoint: The call to send.
+    ///   - completion: Called exactly once, on the main actor.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func response<E: Endpoint>(
+        for endpoint: E,
+        completion: @escaping @MainActor @Sendable (Result<DecodedResponse<E.Response>, CourierError>) -> Void
+    ) -> RequestHandle {
+        RequestHandle.start({ try await self.response(for: endpoint) }, completion: completion)
+    }
+
     /// Runs one call's work in a task that ``cancelAll()`` can reach, mapping whatever it throws to
     /// a ``CourierError`` that names the request.
     ///

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Everything a ``Client`` does the same for every request: where the backend is, what every
 /// request carries, how long it may take, how JSON is read and written, how errors are described.
@@ -36,10 +37,23 @@ public struct Configuration: Sendable {
     public var encoder = JSONEncoder()
     /// How many redirects (301, 302, 303, 307, 308) one call follows; 10 by default, 0 delivers
     /// them as ``CourierError/Kind/unexpectedStatus``. Courier follows them itself, on every
-    /// transport: `Authorization`, `Cookie` and `Proxy-Authorization` never go to another origin
-    /// (scheme, host or port), 303 (and 301/302 after a POST) continue as GET without the body, and
-    /// a loop fails with ``CourierError/Kind/invalidResponse``.
+    /// transport: the ``credentialFields`` never go to another origin (scheme, host or port), 303
+    /// (and 301/302 after a POST) continue as GET without the body, https never continues as plain
+    /// http unless ``allowsInsecureRedirects``, and a loop or one redirect more than this fails with
+    /// ``CourierError/Kind/tooManyRedirects``.
     public var redirectLimit = 10
+    /// Header fields that carry credentials: never sent to another origin when a redirect
+    /// leaves the base URL's scheme, host and port, and hidden in logs. ``CredentialFields/default``
+    /// by default (`Authorization`, `Cookie`, `X-API-Key`, …); the field of every
+    /// ``AuthenticationMiddleware``'s scheme is added to it.
+    public var credentialFields: CredentialFields = .default
+    /// Whether a redirect from https to plain http is followed; `false` by default, when it fails
+    /// with ``CourierError/Kind/insecureRedirect``. Even when allowed, a request body is never sent
+    /// to the plain-http target.
+    public var allowsInsecureRedirects = false
+    /// Where cookies are kept: nowhere by default (an API client authenticates with tokens), or
+    /// in a ``CookieJar``, which sends and stores them as RFC 6265 says on every transport.
+    public var cookieJar: CookieJar?
     /// How query strings and form bodies write lists and Booleans.
     public var queryEncoder = QueryStringEncoder()
     /// The largest response body read into memory, 16 MiB by default; a larger one fails with
@@ -63,8 +77,20 @@ public struct Configuration: Sendable {
 /// One configuration, frozen: what a call reads its settings from.
 final class ConfigurationSnapshot: Sendable {
     let value: Configuration
+    /// What applies to each request of a call, the first and every redirect's.
+    let hops: HopPolicy
 
     init(_ value: Configuration) {
         self.value = value
+        var credentials = value.credentialFields
+        for case let authentication as AuthenticationMiddleware in value.middleware {
+            credentials.insert(authentication.scheme)
+        }
+        self.hops = HopPolicy(
+            redirectLimit: value.redirectLimit,
+            credentialFields: credentials,
+            allowsInsecureRedirects: value.allowsInsecureRedirects,
+            cookieJar: value.cookieJar
+        )
     }
 }

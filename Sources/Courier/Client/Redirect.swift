@@ -11,27 +11,37 @@ struct Redirect: Equatable {
     var dropsBody: Bool
 
     static let statuses: Set<Int> = [301, 302, 303, 307, 308]
-    /// Fields that carry credentials and never go to another origin.
-    static let credentialFields: [HTTPField.Name] = [.authorization, .cookie, .proxyAuthorization]
 
     /// The redirect `response` asks for, or `nil` when it is not one Courier follows (no
     /// `Location`, or a method-preserving redirect whose body cannot be sent again).
-    /// - Throws: ``CourierError/Kind/invalidResponse`` for a `Location` that is not an http(s) URL.
+    /// - Parameters:
+    ///   - credentialFields: Fields dropped when the target is another origin.
+    ///   - allowsInsecure: Whether https may continue as plain http (never with a body).
+    /// - Throws: ``CourierError/Kind/invalidResponse`` for a `Location` that is not an http(s) URL
+    ///   with a port from 1 to 65535; ``CourierError/Kind/insecureRedirect`` from https to http.
     static func next(
         after response: HTTPResponse,
         to request: HTTPRequest,
         origin: URL,
-        bodyIsReplayable: Bool
+        bodyIsReplayable: Bool,
+        credentialFields: CredentialFields = .default,
+        allowsInsecure: Bool = false
     ) throws(CourierError) -> Redirect? {
         guard statuses.contains(response.status.code), let location = response.headerFields[.location] else { return nil }
+        func refusal(_ kind: CourierError.Kind, _ message: String) -> CourierError {
+            var error = CourierError(kind, message: message)
+            error.status = response.status
+            return error
+        }
         guard let current = URL(string: origin.absoluteString + (request.path ?? "/")),
             let target = URL(string: location, relativeTo: current)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = target.host, !host.isEmpty
         else {
-            var error = CourierError(.invalidResponse, message: "The server redirected to \"\(location)\", which is not an http(s) URL.")
-            error.status = response.status
-            throw error
+            throw refusal(.invalidResponse, "The server redirected to an address that is not an http(s) URL.")
+        }
+        if let port = target.port, !(1...65535).contains(port) {
+            throw refusal(.invalidResponse, "The server redirected to port \(port), which does not exist.")
         }
         var next = request
         let changesToGET = response.status.code == 303 && request.method != .head
@@ -44,6 +54,14 @@ struct Redirect: Equatable {
         } else if !bodyIsReplayable {
             return nil
         }
+        if origin.scheme?.lowercased() == "https" && scheme == "http" {
+            guard allowsInsecure else {
+                throw refusal(.insecureRedirect, "The server redirected from https to plain http; the request was not sent there.")
+            }
+            guard changesToGET || request.method == .get || request.method == .head else {
+                throw refusal(.insecureRedirect, "The server redirected a request with a body from https to plain http.")
+            }
+        }
         let hostPart = host.contains(":") ? "[\(host)]" : host
         let authority = target.port.map { "\(hostPart):\($0)" } ?? hostPart
         var path = target.path(percentEncoded: true)
@@ -53,10 +71,10 @@ struct Redirect: Equatable {
         next.authority = authority
         next.path = path
         guard let nextOrigin = URL(string: "\(scheme)://\(authority)") else {
-            throw CourierError(.invalidResponse, message: "The server redirected to \"\(location)\", which has no valid origin.")
+            throw refusal(.invalidResponse, "The server redirected to an address with no valid origin.")
         }
         if !sameOrigin(origin, nextOrigin) {
-            for name in credentialFields { next.headerFields[name] = nil }
+            for name in credentialFields.headerNames { next.headerFields[name] = nil }
         }
         return Redirect(request: next, origin: nextOrigin, dropsBody: changesToGET)
     }

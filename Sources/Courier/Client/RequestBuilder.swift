@@ -90,13 +90,14 @@ enum RequestBuilder {
         )
     }
 
-    /// An endpoint's default name, `"GET movie/popular"`: joined rather than interpolated, which
-    /// costs an allocation and a formatting pass on every call.
+    /// An endpoint's default name, its method and path template: `"GET movie/{}/videos"`, so
+    /// that no path value reaches logs' endpoint field, metric labels or span names. Joined
+    /// rather than interpolated (one allocation less per call).
     static func name(_ method: HTTPRequest.Method, _ path: Path) -> String {
         var name = method.rawValue
-        name.reserveCapacity(method.rawValue.utf8.count + 1 + path.escaped.utf8.count)
+        name.reserveCapacity(method.rawValue.utf8.count + 1 + path.template.utf8.count)
         name.append(" ")
-        name.append(path.escaped)
+        name.append(path.template)
         return name
     }
 

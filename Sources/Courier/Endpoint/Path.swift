@@ -14,12 +14,16 @@
 public struct Path: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The path with every interpolated value percent-encoded.
     let escaped: String
+    /// The path with every interpolated value as `{}`: `movie/{}/videos`. Names, metric labels and
+    /// span names use it, so no value (an identifier, a reset code) reaches them.
+    let template: String
     /// Why the path may not be sent, when it may not.
     let problem: String?
 
     /// Builds a path from interpolated segments.
     public struct StringInterpolation: StringInterpolationProtocol {
         var escaped = ""
+        var template = ""
         var problem: String?
 
         /// Reserves room for the literal text.
@@ -32,12 +36,15 @@ public struct Path: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
             if problem == nil, let bad = literal.utf8.first(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
                 problem = "The path contains \"\(Character(Unicode.Scalar(bad)))\"; put query items in the request's `query`."
             }
-            escaped += PercentEncoding.escape(literal, allowing: .path)
+            let literal = PercentEncoding.escape(literal, allowing: .path)
+            escaped += literal
+            template += literal
         }
 
         /// Appends a value as (part of) one segment: `/`, `?`, `#` and `%` are escaped.
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
             escaped += PercentEncoding.escape(value.description, allowing: .unreserved)
+            template += "{}"
         }
     }
 
@@ -54,6 +61,9 @@ public struct Path: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
         let text = stringInterpolation.escaped
         let leadingSlashes = text.utf8.prefix(while: { $0 == UInt8(ascii: "/") }).count
         escaped = leadingSlashes == 0 ? text : String(Substring(text.utf8.dropFirst(leadingSlashes)))
+        let pattern = stringInterpolation.template
+        let patternSlashes = pattern.utf8.prefix(while: { $0 == UInt8(ascii: "/") }).count
+        template = patternSlashes == 0 ? pattern : String(Substring(pattern.utf8.dropFirst(patternSlashes)))
         var problem = stringInterpolation.problem
         if problem == nil, Self.hasDotSegment(escaped) {
             problem = "The path \"\(escaped)\" has a \".\" or \"..\" segment, which could leave the base URL."

@@ -54,8 +54,8 @@ public struct BaseURL: Sendable, Hashable, ExpressibleByStringInterpolation, Cus
         hasher.combine(unavailableReason)
     }
 
-    /// The text as given.
-    public var description: String { text }
+    /// The text as given, with any userinfo (`user:password@`) hidden.
+    public var description: String { ErrorText.redactingURLs(in: text) }
 
     /// The checked parts of the URL, parsed once; a request takes one reference to them rather
     /// than copying four reference-counted values.
@@ -83,8 +83,9 @@ public struct BaseURL: Sendable, Hashable, ExpressibleByStringInterpolation, Cus
         try parsed.get()
     }
 
-    private static func parse(_ text: String) throws(CourierError) -> Parts {
-        guard let components = URLComponents(string: text) else {
+    private static func parse(_ given: String) throws(CourierError) -> Parts {
+        let text = ErrorText.redactingURLs(in: given)
+        guard let components = URLComponents(string: given) else {
             throw CourierError(.invalidRequest, message: "The base URL \"\(text)\" is not a valid URL.")
         }
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -100,7 +101,12 @@ public struct BaseURL: Sendable, Hashable, ExpressibleByStringInterpolation, Cus
             )
         }
         var authority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        if let port = components.port { authority += ":\(port)" }
+        if let port = components.port {
+            guard (1...65535).contains(port) else {
+                throw CourierError(.invalidRequest, message: "The base URL's port \(port) does not exist; ports go from 1 to 65535.")
+            }
+            authority += ":\(port)"
+        }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
         guard let origin = URL(string: "\(scheme)://\(authority)") else {

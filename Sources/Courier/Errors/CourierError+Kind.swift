@@ -8,6 +8,7 @@ extension CourierError {
             case notConnected, timedOut, cancelled
             case unauthorized, forbidden, notFound, rateLimited, clientError, serverError, unexpectedStatus
             case invalidRequest, encodingFailed, decodingFailed, invalidResponse, responseTooLarge
+            case tooManyRedirects, insecureRedirect
             case transportFailed, fileAccessFailed, untrustedServer
         }
 
@@ -47,6 +48,12 @@ extension CourierError {
         public static let invalidResponse = Kind(code: .invalidResponse)
         /// The response body was larger than the configured maximum.
         public static let responseTooLarge = Kind(code: .responseTooLarge)
+        /// The server kept redirecting: more redirects than ``Configuration/redirectLimit``, or a
+        /// loop back to a URL already requested. ``CourierError/status`` is the last redirect's.
+        public static let tooManyRedirects = Kind(code: .tooManyRedirects)
+        /// The server redirected from https to plain http, which Courier does not follow unless
+        /// ``Configuration/allowsInsecureRedirects``; nothing was sent to the http URL.
+        public static let insecureRedirect = Kind(code: .insecureRedirect)
         /// The transport failed in a way not covered above; the underlying error says how.
         public static let transportFailed = Kind(code: .transportFailed)
         /// A file to upload could not be read, or a download could not be written to its destination.
@@ -95,6 +102,8 @@ extension CourierError {
             case .decodingFailed: "The server's response could not be read."
             case .invalidResponse: "The server's response was not understood."
             case .responseTooLarge: "The server's response was too large."
+            case .tooManyRedirects: "The server redirected too many times."
+            case .insecureRedirect: "The server redirected to an insecure address. The request was not sent there."
             case .transportFailed: "The request could not be completed."
             case .fileAccessFailed: "The file could not be read or saved."
             case .untrustedServer: "The server's identity could not be verified. The connection was not used."

@@ -22,8 +22,12 @@ public struct CourierError: Error, Sendable {
     /// What went wrong.
     public var kind: Kind
     /// The most specific explanation: the server's own message for an error status, the reason a
-    /// request was refused locally, or what could not be decoded.
-    public var message: String?
+    /// request was refused locally, or what could not be decoded. Kept to one line of at most
+    /// 1,000 characters, without control characters or terminal escape sequences, whatever a
+    /// server sends.
+    public var message: String? {
+        didSet { if let message { self.message = ErrorText.sanitized(message) } }
+    }
     /// The response status, when a response arrived.
     public var status: HTTPResponse.Status?
     /// The response header fields, when a response arrived.
@@ -46,7 +50,7 @@ public struct CourierError: Error, Sendable {
     ///   - underlyingError: The cause, if any.
     public init(_ kind: Kind, message: String? = nil, underlyingError: (any Error)? = nil) {
         self.kind = kind
-        self.message = message
+        self.message = message.map(ErrorText.sanitized)
         self.underlyingError = underlyingError
     }
 }
@@ -77,32 +81,74 @@ extension CourierError: LocalizedError {
     public var errorDescription: String? {
         switch kind {
         case .decodingFailed, .encodingFailed, .invalidResponse, .transportFailed, .notConnected, .timedOut,
-            .cancelled, .fileAccessFailed:
+            .cancelled, .fileAccessFailed, .tooManyRedirects, .insecureRedirect:
             kind.userDescription(status: status)
         default:
-            message ?? kind.userDescription(status: status)
+            message.map(ErrorText.redactingURLs(in:)) ?? kind.userDescription(status: status)
         }
     }
 
-    /// The technical reason, for logs and bug reports.
+    /// The technical reason, for logs and bug reports: no URL's userinfo or query values, no
+    /// header values.
     public var failureReason: String? {
         var parts: [String] = []
         if let codingPath { parts.append("at \(codingPath)") }
         if let message { parts.append(message) }
-        if let underlyingError { parts.append(String(describing: underlyingError)) }
-        return parts.isEmpty ? nil : parts.joined(separator: ": ")
+        if let underlyingError { parts.append(Self.summary(of: underlyingError)) }
+        return parts.isEmpty ? nil : ErrorText.redactingURLs(in: parts.joined(separator: ": "))
+    }
+
+    /// The cause in one bounded line: a `URLError`'s or `NSError`'s domain, code and description
+    /// (not its user info, which repeats the URL), any other error as it describes itself.
+    private static func summary(of error: any Error) -> String {
+        if error is CourierError || error is DecodingError || error is CancellationError {
+            return ErrorText.sanitized(String(describing: error))
+        }
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain || nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain {
+            return ErrorText.sanitized("\(nsError.domain) \(nsError.code): \(nsError.localizedDescription)")
+        }
+        return ErrorText.sanitized(String(describing: error))
     }
 }
 
 extension CourierError: CustomStringConvertible {
     /// A one-line summary for developers: kind, request, status and reason. Never includes header
-    /// values or bodies, so it is safe to log.
+    /// values, bodies, query values or a URL's userinfo, so it is safe to log.
     public var description: String {
         var text = "CourierError.\(kind)"
-        if let request { text += " \(request.method) \(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "")" }
+        if let request {
+            text += " \(request.method) \(request.scheme ?? "")://\(request.authority ?? "")"
+            text += ErrorText.redactingQuery(in: request.path ?? "")
+        }
         if let status { text += " → \(status.code)" }
         if let serverCode { text += " (server code \(serverCode))" }
         if let failureReason { text += ": \(failureReason)" }
         return text
+    }
+}
+
+extension CourierError: CustomDebugStringConvertible {
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+}
+
+extension CourierError: CustomReflectable {
+    /// What `dump(_:)` and debuggers show: the kind, the messages and the status, and the request
+    /// and cause only as ``description`` renders them, so that no header value or query value
+    /// appears.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "kind": kind as Any,
+                "message": message as Any,
+                "status": status?.code as Any,
+                "serverCode": serverCode as Any,
+                "codingPath": codingPath as Any,
+                "description": description as Any,
+            ],
+            displayStyle: .struct
+        )
     }
 }

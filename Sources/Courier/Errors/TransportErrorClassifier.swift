@@ -12,10 +12,11 @@ enum TransportErrorClassifier {
     static func kind(of error: any Error) -> CourierError.Kind {
         if let courierError = error as? CourierError { return courierError.kind }
         if error is CancellationError { return .cancelled }
+        let nsError = error as NSError
+        if isLostConnection(nsError) { return .notConnected }
+        if isIncompleteBody(nsError) { return .invalidResponse }
         if let urlError = error as? URLError, urlError.code != .unknown { return kind(of: urlError.code) }
         if let posixError = error as? POSIXError { return kind(of: posixError.code) }
-        let nsError = error as NSError
-        if isIncompleteBody(nsError) { return .invalidResponse }
         if isCertificateProblem(nsError) { return .untrustedServer }
         if nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) {
             return kind(of: code)
@@ -30,7 +31,24 @@ enum TransportErrorClassifier {
     /// unknown error (-1) whose only trace is curl's message; on Apple platforms it is
     /// `networkConnectionLost`. Either way the response arrived incomplete.
     static func isIncompleteBody(_ error: NSError) -> Bool {
-        curlMessage(of: error)?.contains("outstanding read data remaining") == true
+        guard let message = curlMessage(of: error) else { return false }
+        return malformedResponseMessages.contains { message.localizedCaseInsensitiveContains($0) }
+    }
+
+    /// What libcurl says of a response it could not read: a status line, header or chunk it
+    /// could not parse, or a body shorter than announced.
+    static let malformedResponseMessages = [
+        "outstanding read data remaining", "transfer closed with", "weird server reply", "invalid status line",
+        "unsupported http version", "http/0.9", "header without colon", "chunked", "invalid header",
+        "nul byte in header", "too large response headers", "overflow", "unsupported protocol",
+    ]
+
+    /// What libcurl says when the connection broke: reset, or closed before any response (an
+    /// empty reply, which URLSession on Linux reports as a bad server response).
+    static func isLostConnection(_ error: NSError) -> Bool {
+        guard let message = curlMessage(of: error)?.lowercased() else { return false }
+        return message.contains("empty reply from server") || message.contains("connection reset")
+            || message.contains("recv failure") || message.contains("send failure")
     }
 
     /// The same on Linux for a certificate libcurl refused (unknown issuer, wrong host name,
@@ -41,10 +59,13 @@ enum TransportErrorClassifier {
             || message.contains("SSL peer certificate")
     }
 
-    /// libcurl's message, for the unknown URL errors (-1) that carry nothing else.
+    /// libcurl's message, for the URL errors URLSession on Linux makes of curl's codes: unknown
+    /// (-1) for most, unsupported URL for an answer curl could not read as HTTP (HTTP/0.9), bad
+    /// server response for an empty reply.
     private static func curlMessage(of error: NSError) -> String? {
-        guard error.domain == NSURLErrorDomain, error.code == URLError.Code.unknown.rawValue else { return nil }
-        return error.localizedDescription
+        let codes = [URLError.Code.unknown, .unsupportedURL, .badServerResponse].map(\.rawValue)
+        guard error.domain == NSURLErrorDomain, codes.contains(error.code) else { return nil }
+        return error.userInfo[NSLocalizedDescriptionKey] as? String
     }
 
     static func kind(of code: URLError.Code) -> CourierError.Kind {

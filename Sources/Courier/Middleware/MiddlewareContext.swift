@@ -2,7 +2,9 @@ import Foundation
 
 /// Facts about the call a request belongs to, for middleware to decide with.
 public struct MiddlewareContext: Sendable {
-    /// The endpoint's name for logs and metrics, e.g. `"GET movie/popular"`.
+    /// The endpoint's name for logs, metrics and spans: its method and path template, e.g.
+    /// `"GET movie/{}/videos"` (a value in the path never appears), or the name the endpoint gave
+    /// itself with ``Request/named(_:)``.
     public var name: String
     /// Scheme, host and port of the backend: what the transport resolves the request's path against.
     public var origin: URL
@@ -13,6 +15,9 @@ public struct MiddlewareContext: Sendable {
     public var requiresAuthentication: Bool
     /// How long one attempt may take, from sending the request to receiving the whole body.
     public var timeout: Duration
+    /// The header fields and query parameters that carry credentials in this client's requests
+    /// (``Configuration/credentialFields`` and its authentication schemes'): never to be logged.
+    public var credentialFields: CredentialFields = .default
     /// Receives upload and download progress, when the caller asked for it.
     var progress: (@Sendable (TransferProgress) -> Void)?
     /// The file a request body streams from, with the body made for it: the transport may read the
@@ -22,6 +27,8 @@ public struct MiddlewareContext: Sendable {
     var delivery = ResponseDelivery.memory
     /// Where an attempt leaves the bytes of a body it read into memory, for the call to take.
     var collected: CollectedBody?
+    /// Where the call notes the URL its response came from and the attempts it made.
+    var record: ExchangeRecord?
 
     /// Creates a context; the client makes one per call, tests make their own.
     /// - Parameters:

@@ -4,7 +4,8 @@ import Foundation
 /// query item: comma-separated directives such as `delay=5000`, `status=503`,
 /// `status=500,message=Database unavailable`, `close`, `reset`, `truncate`, `trickle=100`,
 /// `malformed`, `wrong-shape`, `wrong-content-type`, `empty`, `no-content`, `huge=10000000`,
-/// `unannounced` (with `huge`: no `Content-Length`, the body arrives chunked).
+/// `unannounced` (with `huge`: no `Content-Length`, the body arrives chunked), `compress=gzip` or
+/// `compress=deflate` (whatever the request accepted), `gzip-bomb=1073741824`.
 struct Fault: Sendable, Equatable {
     /// Wait this long before handling the request.
     var delay: Duration?
@@ -35,6 +36,10 @@ struct Fault: Sendable, Equatable {
     /// Send the huge body without a `Content-Length` (chunked), so a client only learns its size
     /// by reading it.
     var unannounced = false
+    /// Compress the body with this coding whatever the request's `Accept-Encoding` says.
+    var coding: ContentCoding?
+    /// Send this many zero bytes as a gzip body (a compression bomb).
+    var gzipBombSize: Int?
 
     /// Parses directives; unknown ones are ignored. `nil` when there is none.
     init?(_ text: String?) {
@@ -57,6 +62,8 @@ struct Fault: Sendable, Equatable {
             case "empty": empty = true
             case "huge": hugeSize = value.flatMap(Int.init)
             case "unannounced": unannounced = true
+            case "compress": coding = ContentCoding(rawValue: value?.lowercased() ?? "gzip") ?? .gzip
+            case "gzip-bomb": gzipBombSize = value.flatMap(Int.init)
             default: break
             }
         }

@@ -33,6 +33,7 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 : JSONResponse.message(message, status: .init(code: status))
         }
         if let size = fault.hugeSize { return Self.hugeBody(size: size, announced: !fault.unannounced) }
+        if let size = fault.gzipBombSize { return Self.gzipBomb(size: size) }
         if fault.empty {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer()))
         }
@@ -52,7 +53,7 @@ struct FaultInjectionMiddleware: RouterMiddleware {
         }
         var response = try await next(request, context)
         if let interval = fault.trickleInterval {
-            let buffer = try await Self.collect(response.body)
+            let buffer = try await BodyCollector.collect(response.body)
             response.headers[.contentLength] = nil
             response.body = ResponseBody(contentLength: buffer.readableBytes) { writer in
                 for index in buffer.readerIndex..<buffer.writerIndex {
@@ -63,11 +64,14 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 try await writer.finish(nil)
             }
         }
+        if let coding = fault.coding, response.headers[.contentEncoding] == nil {
+            response = try await CompressionMiddleware.compress(response, with: coding)
+        }
         if fault.wrongContentType {
             response.headers[.contentType] = "text/html; charset=utf-8"
         }
         if fault.truncate || fault.reset {
-            let buffer = try await Self.collect(response.body)
+            let buffer = try await BodyCollector.collect(response.body)
             let half = buffer.getSlice(at: buffer.readerIndex, length: max(1, buffer.readableBytes / 2)) ?? buffer
             let declared = fault.truncate ? buffer.readableBytes : nil
             response.headers[.contentLength] = nil
@@ -81,6 +85,18 @@ struct FaultInjectionMiddleware: RouterMiddleware {
 
     /// A JSON array of spaces, `size` bytes long, written in 64 KiB chunks; with its length in
     /// `Content-Length` when `announced`, chunked otherwise.
+    /// `size` zero bytes as a gzip body declared as JSON (see ``GzipBomb``): a compression bomb.
+    static func gzipBomb(size: Int) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .contentEncoding: "gzip"],
+            body: ResponseBody { writer in
+                try await GzipBomb.write(size: size) { try await writer.write($0) }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
     static func hugeBody(size: Int, announced: Bool) -> Response {
         let size = max(size, 2)
         return Response(
@@ -100,19 +116,5 @@ struct FaultInjectionMiddleware: RouterMiddleware {
                 try await writer.finish(nil)
             }
         )
-    }
-
-    private static func collect(_ body: ResponseBody) async throws -> ByteBuffer {
-        final class Sink: ResponseBodyWriter {
-            var buffer = ByteBuffer()
-            func write(_ buffer: ByteBuffer) async throws {
-                var incoming = buffer
-                self.buffer.writeBuffer(&incoming)
-            }
-            func finish(_ trailingHeaders: HTTPFields?) async throws {}
-        }
-        let sink = Sink()
-        try await body.write(sink)
-        return sink.buffer
     }
 }

@@ -134,3 +134,18 @@ final class LockedValues<Value: Sendable>: @unchecked Sendable {
         lock.withLock { values }
     }
 }
+
+/// A count incremented from several tasks.
+// @unchecked: `count` is only touched under `lock`.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() {
+        lock.withLock { count += 1 }
+    }
+
+    var value: Int {
+        lock.withLock { count }
+    }
+}

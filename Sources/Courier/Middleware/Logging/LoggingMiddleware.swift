@@ -4,7 +4,9 @@ import Logging
 import OpenAPIRuntime
 
 /// Writes one line per exchange through swift-log: method, URL, status, duration, bytes and
-/// attempt, with secrets redacted (see ``Redaction``). At debug level it also writes the request as
+/// attempt, with secrets redacted (see ``Redaction``; the client's ``Configuration/credentialFields``,
+/// including each ``AuthenticationMiddleware``'s header or query name, are always hidden). At debug
+/// level it also writes the request as
 /// a `curl` command. Courier is silent unless a client has this middleware.
 ///
 /// ```swift
@@ -41,6 +43,8 @@ public struct LoggingMiddleware: Middleware {
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        // The client's credential fields too: an authentication scheme's header or query name.
+        let redaction = self.redaction.hiding(context.credentialFields)
         let url = LoggedURL.render(request, redaction: redaction)
         if logger.logLevel <= .debug {
             let bodyData = try await Self.bufferedData(body)

@@ -15,29 +15,59 @@ public struct Redaction: Sendable {
     /// Query, form and JSON fields whose name contains one of these (ignoring case, `-` and `_`)
     /// have their values hidden.
     public var fieldNameFragments: [String]
+    /// Query, form and JSON fields with exactly one of these names (ignoring case, `-` and `_`)
+    /// have their values hidden: short names such as `key` or `pin` that would hide too much as
+    /// fragments. A JSON member so named is hidden whole, objects included.
+    public var fieldNames: Set<String>
     /// What replaces a hidden value.
     public static let placeholder = "<redacted>"
 
-    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, and fields named like
-    /// token, password, secret, API key, session or credential.
+    /// The credential header fields of ``CredentialFields/default`` and `Set-Cookie`; fields
+    /// named like token, password, secret, API or access key, private key, session, credential,
+    /// signature or card number; and fields named exactly `key`, `sig`, `auth`, `pwd`, `pass`,
+    /// `code`, `jwt`, `pin`, `otp`, `cvv`, `cvc`, `ssn` (after OWASP's logging cheat sheet and the
+    /// defaults of the large client libraries).
     public static let `default` = Redaction(
-        headerNames: [.authorization, .proxyAuthorization, .cookie, .setCookie],
-        fieldNameFragments: ["token", "password", "passwd", "secret", "apikey", "session", "credential", "signature"]
+        headerNames: CredentialFields.default.headerNames.union([.setCookie]),
+        fieldNameFragments: [
+            "token", "password", "passwd", "passphrase", "secret", "apikey", "accesskey", "privatekey", "session",
+            "credential", "signature", "cardnumber", "authorization",
+        ],
+        fieldNames: ["key", "sig", "auth", "pwd", "pass", "code", "jwt", "pin", "otp", "cvv", "cvc", "ssn"]
     )
 
     /// Creates a redaction.
     /// - Parameters:
     ///   - headerNames: Header fields to hide.
     ///   - fieldNameFragments: Name fragments of fields to hide.
-    public init(headerNames: Set<HTTPField.Name>, fieldNameFragments: [String]) {
+    ///   - fieldNames: Exact names of fields to hide.
+    public init(headerNames: Set<HTTPField.Name>, fieldNameFragments: [String], fieldNames: Set<String> = []) {
         self.headerNames = headerNames
         self.fieldNameFragments = fieldNameFragments
+        self.fieldNames = Set(fieldNames.map(Self.normalized))
+    }
+
+    /// This redaction, also hiding `credentials` (a client's ``Configuration/credentialFields``,
+    /// with its authentication schemes' fields).
+    /// - Parameter credentials: More fields to hide.
+    /// - Returns: The wider redaction.
+    public func hiding(_ credentials: CredentialFields) -> Redaction {
+        var wider = self
+        wider.headerNames.formUnion(credentials.headerNames)
+        wider.fieldNames.formUnion(credentials.queryNames.map(Self.normalized))
+        return wider
     }
 
     /// Whether a field with this name has its value hidden.
+    /// - Parameter name: A query, form, JSON or header field name.
+    /// - Returns: `true` when its value must not be logged.
     public func isSecret(fieldNamed name: String) -> Bool {
-        let normalized = name.lowercased().filter { $0 != "_" && $0 != "-" }
-        return fieldNameFragments.contains { normalized.contains($0.lowercased().filter { $0 != "_" && $0 != "-" }) }
+        let normalized = Self.normalized(name)
+        return fieldNames.contains(normalized) || fieldNameFragments.contains { normalized.contains(Self.normalized($0)) }
+    }
+
+    private static func normalized(_ name: String) -> String {
+        name.lowercased().filter { $0 != "_" && $0 != "-" }
     }
 
     /// `fields` with secret values hidden.

@@ -8,7 +8,7 @@ import Tracing
 /// so the backend's spans join the app's trace.
 ///
 /// The span is named after the endpoint and carries the OpenTelemetry HTTP attributes
-/// (`http.request.method`, `server.address`, `url.path`, `http.response.status_code`); a 5xx or a
+/// (`http.request.method`, `server.address`, `url.template`, `http.response.status_code`); a 5xx or a
 /// failure marks it as an error.
 ///
 /// ```swift
@@ -49,7 +49,8 @@ public struct TracingMiddleware: Middleware {
         try await tracer.withSpan(context.name, ofKind: .client) { span in
             span.attributes["http.request.method"] = request.method.rawValue
             span.attributes["server.address"] = request.authority
-            span.attributes["url.path"] = request.path.map { String($0.prefix { $0 != "?" }) }
+            // The template, not the path: a value in the path (a reset code) must not reach traces.
+            span.attributes["url.template"] = Self.template(of: context.name)
             span.attributes["courier.attempt"] = context.attempt
             var traced = request
             tracer.inject(span.context, into: &traced.headerFields, using: HTTPFieldsInjector())
@@ -60,6 +61,12 @@ public struct TracingMiddleware: Middleware {
             }
             return (response, responseBody)
         }
+    }
+
+    /// The path part of an endpoint's name (`GET movie/{}/videos` → `movie/{}/videos`).
+    private static func template(of name: String) -> String {
+        guard let space = name.firstIndex(of: " ") else { return name }
+        return String(name[name.index(after: space)...])
     }
 }
 

@@ -1,66 +1,10 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import OpenAPIURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// Courier's transport over `URLSession`: the default on every platform.
-///
-/// Ordinary calls go through swift-openapi-urlsession's `URLSessionTransport`. Uploads from a file
-/// (``RequestBody/file(_:contentType:)``) and downloads to a file (``Client/download(_:to:progress:)``)
-/// use URLSession's own upload and download tasks instead, which stream from and to disk, so memory
-/// stays constant on Linux too, where swift-openapi-urlsession buffers whole bodies.
-///
-/// ```swift
-/// let client = Client(baseURL: base, transport: .urlSession(mySession))
-/// ```
-///
-/// On Linux, URLSession scales to about 16 requests in flight; for servers and command-line tools
-/// there, prefer the AsyncHTTPClient transport from the `CourierAsyncHTTPClient` product.
-public struct SessionTransport: ClientTransport {
-    /// The session requests are sent with.
-    public let session: URLSession
-    private let base: URLSessionTransport
-
-    /// Creates the transport.
-    /// - Parameter session: The session to send with. Courier follows redirects itself (see
-    ///   ``Configuration/redirectLimit``) only when the session does not: give a session whose
-    ///   delegate refuses them, as ``Foundation/URLSession/courierShared``'s does.
-    public init(session: URLSession = .courierShared) {
-        self.session = session
-        self.base = URLSessionTransport(configuration: .init(session: session))
-    }
-
-    /// Sends a request with bodies held in memory.
-    public func send(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        baseURL: URL,
-        operationID: String
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        #if canImport(FoundationNetworking)
-        try await sendBuffered(request, body: body, origin: baseURL)
-        #else
-        try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
-        #endif
-    }
-
-    /// One request through `URLSession.data(for:)`, the body collected first.
-    ///
-    /// On Linux swift-openapi-urlsession buffers bodies too, but through a completion-handler task
-    /// of its own making; URLSession's async `data(for:)` does the same work with less left behind
-    /// per request (resident memory in `courier-bench --soak`).
-    private func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, origin: URL) async throws -> (HTTPResponse, HTTPBody?) {
-        var urlRequest = try Self.urlRequest(for: request, origin: origin)
-        if let body { urlRequest.httpBody = try await Data(collecting: body, upTo: .max) }
-        try Task.checkCancellation()
-        let (data, response) = try await session.data(for: urlRequest)
-        return (try Self.response(from: response), HTTPBody(data))
-    }
-}
 
 extension SessionTransport: FileTransferTransport {
     package func transfer(_ transfer: FileTransfer) async throws -> (HTTPResponse, HTTPBody?) {
@@ -86,13 +30,13 @@ extension SessionTransport: FileTransferTransport {
             if let body = transfer.body { urlRequest.httpBody = try await Data(collecting: body, upTo: .max) }
             task = transferSession.dataTask(with: urlRequest)
         }
-        let cancellable = UncheckedTask(task: task)
+        let cancellable = UncheckedDataTask(task: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.start(cancellable, continuation: continuation)
             }
         } onCancel: {
-            cancellable.task.cancel()
+            cancellable.cancelSoon()
         }
     }
 
@@ -109,13 +53,29 @@ extension SessionTransport: FileTransferTransport {
                 continuation = nil
             }
         }
+        // On Linux the 401 of a challenge arrives as a cancellation; the delegate remembers it.
+        let started = LockedState<UncheckedDataTask?>(nil)
+        @Sendable func challengedResponse() -> URLResponse? {
+            #if canImport(FoundationNetworking)
+            guard let task = started.withLock({ $0 })?.task, delegate.tookChallenge(identifier: task.taskIdentifier) else {
+                return nil
+            }
+            return task.response
+            #else
+            return nil
+            #endif
+        }
+        let session = self.completionSession
         let task: URLSessionTask
         if let destination = transfer.destination {
             var request = urlRequest
             if let file = transfer.bodyFile { request.httpBodyStream = InputStream(url: file) }
             task = session.downloadTask(with: request) { location, response, error in
                 finish(Result {
-                    if let error { throw error }
+                    if let error {
+                        guard let challenged = challengedResponse() else { throw error }
+                        return (try Self.response(from: challenged), nil)
+                    }
                     guard let location else {
                         throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")
                     }
@@ -126,7 +86,10 @@ extension SessionTransport: FileTransferTransport {
         } else if let file = transfer.bodyFile {
             task = session.uploadTask(with: urlRequest, fromFile: file) { data, response, error in
                 finish(Result {
-                    if let error { throw error }
+                    if let error {
+                        guard let challenged = challengedResponse() else { throw error }
+                        return (try Self.response(from: challenged), HTTPBody(data ?? Data()))
+                    }
                     let data = data ?? Data()
                     guard data.count <= transfer.bodyLimit else {
                         throw CourierError(
@@ -140,28 +103,26 @@ extension SessionTransport: FileTransferTransport {
         } else {
             throw CourierError(.invalidRequest, message: "A file transfer needs a file to read or to write.")
         }
-        let cancellable = UncheckedTask(task: task)
+        let cancellable = UncheckedDataTask(task: task)
+        started.withLock { $0 = cancellable }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.withLock { $0 = continuation }
                 cancellable.task.resume()
             }
         } onCancel: {
-            cancellable.task.cancel()
+            cancellable.cancelSoon()
         }
     }
 
-    static func urlRequest(for request: HTTPRequest, origin: URL) throws -> URLRequest {
-        let target = origin.absoluteString + (request.path ?? "/")
-        guard let url = URL(string: target) else {
-            throw CourierError(.invalidRequest, message: "\(target) is not a valid URL.")
-        }
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = request.method.rawValue
-        for field in request.headerFields {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
-        }
-        return urlRequest
+    /// The session for completion-handler transfers: on Linux the one with Courier's delegate,
+    /// which answers 401 challenges.
+    private var completionSession: URLSession {
+        #if canImport(FoundationNetworking)
+        dataSession
+        #else
+        session
+        #endif
     }
 
     /// Moves URLSession's temporary download to `destination`, replacing any file there.
@@ -174,24 +135,6 @@ extension SessionTransport: FileTransferTransport {
             throw CourierError(.fileAccessFailed, message: "The download could not be moved to \(destination.path).", underlyingError: error)
         }
     }
-
-    static func response(from urlResponse: URLResponse?) throws -> HTTPResponse {
-        guard let http = urlResponse as? HTTPURLResponse else {
-            throw CourierError(.invalidResponse, message: "The server's answer was not an HTTP response.")
-        }
-        var fields = HTTPFields()
-        for (key, value) in http.allHeaderFields {
-            guard let key = key as? String, let name = HTTPField.Name(key), let value = value as? String else { continue }
-            fields.append(HTTPField(name: name, value: value))
-        }
-        return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
-    }
-}
-
-/// A URLSession task handed to a cancellation handler.
-// @unchecked: `URLSessionTask` is thread-safe but not marked `Sendable` on every platform.
-private struct UncheckedTask: @unchecked Sendable {
-    let task: URLSessionTask
 }
 
 /// Receives one transfer's callbacks: progress, the downloaded file, the body of an answer kept in
@@ -203,6 +146,8 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         var received = Data()
         var failure: (any Error)?
         var downloaded = false
+        /// The 401 of an authentication challenge arrived whole (see ``SessionDelegate``).
+        var challenged = false
     }
 
     private let transfer: FileTransfer
@@ -212,7 +157,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         self.transfer = transfer
     }
 
-    func start(_ task: UncheckedTask, continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>) {
+    func start(_ task: UncheckedDataTask, continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>) {
         state.withLock { $0.continuation = continuation }
         task.task.resume()
     }
@@ -274,10 +219,26 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         }
     }
 
+    /// As ``SessionDelegate`` does: a 401's challenge is answered with the 401.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        state.withLock { $0.challenged = true }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+        completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (continuation, outcome) = state.withLock { state in
             defer { state.continuation = nil }
-            return (state.continuation, (state.failure ?? error, state.received, state.downloaded))
+            let failure = state.challenged ? state.failure : state.failure ?? error
+            return (state.continuation, (failure, state.received, state.downloaded || state.challenged))
         }
         guard let continuation else { return }
         let (failure, received, downloaded) = outcome
@@ -300,58 +261,5 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         } catch {
             continuation.resume(throwing: error)
         }
-    }
-}
-
-extension ClientTransport where Self == SessionTransport {
-    /// The URLSession transport: Courier's default on every platform.
-    ///
-    /// On Linux, URLSession buffers ordinary bodies and scales to about 16 requests in flight; for
-    /// servers and command-line tools there, prefer the AsyncHTTPClient transport from the
-    /// `CourierAsyncHTTPClient` product.
-    /// - Parameter session: The session to send with; ``Foundation/URLSession/courierShared`` by
-    ///   default.
-    /// - Returns: A transport for ``Client``.
-    public static func urlSession(_ session: URLSession = .courierShared) -> SessionTransport {
-        SessionTransport(session: session)
-    }
-}
-
-extension URLSession {
-    /// The session Courier's URLSession transport uses unless given another: the default
-    /// configuration without a URL cache, and a delegate that leaves redirects to Courier, so that
-    /// credentials never follow a redirect to another origin. Created on first use and kept for
-    /// the process.
-    ///
-    /// No `URLCache`: a response is never served from, or kept in, a cache the app did not ask
-    /// for (on Linux the shared cache also grew resident memory by about 150 bytes per request in
-    /// the soak). Pass your own session to ``ClientTransport/urlSession(_:)`` to use one.
-    public static let courierShared = URLSession(
-        configuration: courierConfiguration(),
-        delegate: RedirectRefusingDelegate(),
-        delegateQueue: nil
-    )
-}
-
-extension URLSession {
-    /// `URLSessionConfiguration.default` without a URL cache.
-    static func courierConfiguration() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.default
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return configuration
-    }
-}
-
-/// Hands every redirect response back to the caller instead of following it.
-final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+import HTTPTypes
+
+/// A successful call's decoded value together with how it arrived: the status, the header fields,
+/// the URL after redirects and the number of attempts.
+///
+/// ```swift
+/// let response = try await movies.response(for: MovieAPI.popular(page: 1))
+/// let page = response.value
+/// let etag = response.headerFields[.eTag]
+/// ```
+public struct DecodedResponse<Value: Sendable>: Sendable {
+    /// The decoded body: what ``Client/send(_:)`` returns.
+    public var value: Value
+    /// The response status (2xx).
+    public var status: HTTPResponse.Status
+    /// The response header fields: `ETag`, `Link`, `Location`, rate-limit fields, ….
+    public var headerFields: HTTPFields
+    /// The URL the response came from, after any redirects.
+    public var url: URL
+    /// How many attempts the call made: 1 unless ``RetryMiddleware`` tried again.
+    public var attempts: Int
+
+    /// Creates a response.
+    /// - Parameters:
+    ///   - value: The decoded body.
+    ///   - status: The status.
+    ///   - headerFields: The header fields.
+    ///   - url: The URL after redirects.
+    ///   - attempts: How many attempts were made.
+    public init(value: Value, status: HTTPResponse.Status, headerFields: HTTPFields, url: URL, attempts: Int) {
+        self.value = value
+        self.status = status
+        self.headerFields = headerFields
+        self.url = url
+        self.attempts = attempts
+    }
+}

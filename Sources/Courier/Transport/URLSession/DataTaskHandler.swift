@@ -1,0 +1,64 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a data task reports, as ``SessionDelegate`` passes it on. Called on URLSession's delegate
+/// queue, one event at a time.
+protocol DataTaskEvents: AnyObject, Sendable {
+    /// The response head arrived.
+    func received(_ response: URLResponse)
+    /// A piece of the body arrived, content-decoded.
+    func received(_ data: Data)
+    /// The task ended: `error` is `nil` when the whole response arrived.
+    func completed(_ response: URLResponse?, error: (any Error)?)
+}
+
+/// Turns one data task's events into a result for the task that waits for it.
+protocol DataTaskHandler: DataTaskEvents {
+    associatedtype Output: Sendable
+
+    /// Starts waiting: `continuation` is resumed exactly once, at once when the handler already
+    /// has its outcome (the call was cancelled first). `cancelTask` stops the URLSession task when
+    /// the handler needs no more of it.
+    /// - Returns: Whether the URLSession task should be started.
+    func start(_ continuation: CheckedContinuation<Output, any Error>, cancelTask: @escaping @Sendable () -> Void) -> Bool
+
+    /// The call was cancelled: its wait ends now with `CancellationError`.
+    func cancel()
+}
+
+/// A result waited for by one task and settled by URLSession's callbacks, whichever comes first.
+struct Pending<Output: Sendable> {
+    var continuation: CheckedContinuation<Output, any Error>?
+    var outcome: Result<Output, any Error>?
+    var cancelTask: (@Sendable () -> Void)?
+
+    /// Whether the result is settled already.
+    var isSettled: Bool { outcome != nil }
+
+    /// Records the waiting task's continuation. Returns it back when the result is settled, for
+    /// the caller to resume outside the lock.
+    mutating func wait(
+        _ continuation: CheckedContinuation<Output, any Error>,
+        cancelTask: @escaping @Sendable () -> Void
+    ) -> (CheckedContinuation<Output, any Error>, Result<Output, any Error>)? {
+        if let outcome { return (continuation, outcome) }
+        self.continuation = continuation
+        self.cancelTask = cancelTask
+        return nil
+    }
+
+    /// Settles the result once; later outcomes are ignored.
+    /// - Returns: Whether this outcome settled it, and the continuation to resume with it outside
+    ///   the lock (none while the task has not started waiting).
+    mutating func settle(
+        _ outcome: Result<Output, any Error>
+    ) -> (settled: Bool, resume: (CheckedContinuation<Output, any Error>, Result<Output, any Error>)?) {
+        guard self.outcome == nil else { return (false, nil) }
+        self.outcome = outcome
+        defer { continuation = nil }
+        return (true, continuation.map { ($0, outcome) })
+    }
+}
