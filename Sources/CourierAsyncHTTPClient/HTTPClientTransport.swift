@@ -138,6 +138,7 @@ public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
         else { return false }
         if let clientError = error as? HTTPClientError { return clientError == .remoteConnectionClosed }
         if let channelError = error as? ChannelError { return channelError == .ioOnClosedChannel || channelError == .eof }
+        if let ioError = error as? IOError { return [ECONNRESET, EPIPE].contains(ioError.errnoCode) }
         return false
     }
 

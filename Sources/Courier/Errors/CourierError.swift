@@ -142,7 +142,7 @@ extension CourierError: CustomReflectable {
             self,
             children: [
                 "kind": kind as Any,
-                "message": message as Any,
+                "message": message.map(ErrorText.redactingURLs(in:)) as Any,
                 "status": status?.code as Any,
                 "serverCode": serverCode as Any,
                 "codingPath": codingPath as Any,

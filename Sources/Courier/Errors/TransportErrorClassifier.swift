@@ -41,6 +41,7 @@ enum TransportErrorClassifier {
         "outstanding read data remaining", "transfer closed with", "weird server reply", "invalid status line",
         "unsupported http version", "http/0.9", "header without colon", "chunked", "invalid header",
         "nul byte in header", "too large response headers", "overflow", "unsupported protocol",
+        "unsupported response code",
     ]
 
     /// What libcurl says when the connection broke: reset, or closed before any response (an

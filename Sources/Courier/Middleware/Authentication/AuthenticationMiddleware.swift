@@ -6,7 +6,8 @@ import OpenAPIRuntime
 /// replays the request with the new token.
 ///
 /// A replayed request that is refused again, or one refused after the refresh failed, gets its
-/// 401 delivered (``CourierError/Kind/unauthorized``): there is never a refresh loop. Requests
+/// 401 delivered (``CourierError/Kind/unauthorized``): there is never a refresh loop. Nor does a
+/// 401 from another origin, reached by a redirect, refresh this origin's token. Requests
 /// marked ``Request/withoutAuthentication()`` (login, refresh) pass through untouched.
 ///
 /// ```swift
@@ -42,6 +43,11 @@ public struct AuthenticationMiddleware: Middleware {
         scheme.apply(credentials.token, to: &authorized)
         let (response, responseBody) = try await next(authorized, body, context)
         guard response.status == .unauthorized, body?.iterationBehavior != .single else {
+            return (response, responseBody)
+        }
+        // A 401 from another origin, reached by a redirect, says nothing about this origin's
+        // token (which was not sent there).
+        if let answered = context.record?.origin, !Redirect.sameOrigin(answered, context.origin) {
             return (response, responseBody)
         }
         guard let renewed = try await session.renewed(after: credentials.stamp, timeout: context.timeout) else {
