@@ -96,7 +96,7 @@ extension Client {
     /// ```
     /// The call returns when the response's head has arrived; the endpoint's timeout covers only
     /// that. A non-2xx response fails as ``send(_:)`` would. Through AsyncHTTPClient the body
-    /// streams from the socket; through URLSession on Linux, swift-openapi-urlsession has read it
+    /// streams from the socket; through URLSession on Linux, `URLSession.data(for:)` has read it
     /// whole before the head is returned (use ``download(_:to:progress:)`` for large bodies there).
     /// - Parameters:
     ///   - endpoint: The call; its `Response` type is not used.

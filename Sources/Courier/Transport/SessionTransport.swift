@@ -9,10 +9,11 @@ import FoundationNetworking
 
 /// Courier's transport over `URLSession`: the default on every platform.
 ///
-/// Ordinary calls go through swift-openapi-urlsession's `URLSessionTransport`. Uploads from a file
-/// (``RequestBody/file(_:contentType:)``) and downloads to a file (``Client/download(_:to:progress:)``)
-/// use URLSession's own upload and download tasks instead, which stream from and to disk, so memory
-/// stays constant on Linux too, where swift-openapi-urlsession buffers whole bodies.
+/// On Apple platforms ordinary calls go through swift-openapi-urlsession's `URLSessionTransport`;
+/// on Linux they go through `URLSession.data(for:)`, with both bodies buffered in memory. Uploads
+/// from a file (``RequestBody/file(_:contentType:)``) and downloads to a file
+/// (``Client/download(_:to:progress:)``) use URLSession's own upload and download tasks instead,
+/// which stream from and to disk, so memory stays constant on every platform.
 ///
 /// ```swift
 /// let client = Client(baseURL: base, transport: .urlSession(mySession))
@@ -28,7 +29,7 @@ public struct SessionTransport: ClientTransport {
     /// Creates the transport.
     /// - Parameter session: The session to send with. Courier follows redirects itself (see
     ///   ``Configuration/redirectLimit``) only when the session does not: give a session whose
-    ///   delegate refuses them, as ``Foundation/URLSession/courierShared``'s does.
+    ///   delegate refuses them, as `URLSession.courierShared`'s does.
     public init(session: URLSession = .courierShared) {
         self.session = session
         self.base = URLSessionTransport(configuration: .init(session: session))
@@ -309,7 +310,7 @@ extension ClientTransport where Self == SessionTransport {
     /// On Linux, URLSession buffers ordinary bodies and scales to about 16 requests in flight; for
     /// servers and command-line tools there, prefer the AsyncHTTPClient transport from the
     /// `CourierAsyncHTTPClient` product.
-    /// - Parameter session: The session to send with; ``Foundation/URLSession/courierShared`` by
+    /// - Parameter session: The session to send with; `URLSession.courierShared` by
     ///   default.
     /// - Returns: A transport for ``Client``.
     public static func urlSession(_ session: URLSession = .courierShared) -> SessionTransport {
@@ -325,7 +326,7 @@ extension URLSession {
     ///
     /// No `URLCache`: a response is never served from, or kept in, a cache the app did not ask
     /// for (on Linux the shared cache also grew resident memory by about 150 bytes per request in
-    /// the soak). Pass your own session to ``ClientTransport/urlSession(_:)`` to use one.
+    /// the soak). Pass your own session to ``OpenAPIRuntime/ClientTransport/urlSession(_:)`` to use one.
     public static let courierShared = URLSession(
         configuration: courierConfiguration(),
         delegate: RedirectRefusingDelegate(),
