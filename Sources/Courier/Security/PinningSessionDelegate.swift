@@ -14,7 +14,7 @@ import Security
 /// ```
 ///
 /// A refused server's challenge is cancelled: URLSession sends nothing and the request fails.
-/// This delegate does not refuse redirects the way ``Foundation/URLSession/courierShared``'s does;
+/// This delegate does not refuse redirects the way `URLSession.courierShared`'s does;
 /// Courier follows redirects itself either way, but to keep URLSession from following them too,
 /// subclass and implement `urlSession(_:task:willPerformHTTPRedirection:newRequest:)`.
 // @unchecked: every stored property is immutable after `init`.

@@ -3,10 +3,18 @@ import HTTPTypes
 /// Where and how the access token goes in a request.
 ///
 /// ```swift
-/// AuthenticationMiddleware(session, scheme: .bearer)                 // Authorization: Bearer <token>
-/// AuthenticationMiddleware(session, scheme: .jwt)                    // Authorization: JWT <token>
-/// AuthenticationMiddleware(session, scheme: .header(.apiToken))      // X-API-Token: <token>
-/// AuthenticationMiddleware(session, scheme: .query("access_token"))  // ?access_token=<token>
+/// extension HTTPField.Name {
+///     static let apiToken = Self("X-API-Token")!
+/// }
+///
+/// func authenticationSchemes(_ session: AuthenticationSession) -> [AuthenticationMiddleware] {
+///     [
+///         AuthenticationMiddleware(session, scheme: .bearer),                 // Authorization: Bearer <token>
+///         AuthenticationMiddleware(session, scheme: .jwt),                    // Authorization: JWT <token>
+///         AuthenticationMiddleware(session, scheme: .header(.apiToken)),      // X-API-Token: <token>
+///         AuthenticationMiddleware(session, scheme: .query("access_token")),  // ?access_token=<token>
+///     ]
+/// }
 /// ```
 public struct AuthenticationScheme: Sendable, Equatable {
     private enum Placement: Sendable, Equatable {
