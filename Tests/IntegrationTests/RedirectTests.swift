@@ -30,8 +30,9 @@ struct RedirectTests {
         }
     }
 
-    @Test("a redirect to another port drops Authorization, Cookie and Proxy-Authorization",
-          arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
+    @Test(
+        "a redirect to another port drops Authorization, Cookie and Proxy-Authorization",
+        arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
     func crossOrigin(transport: TransportKind, status: Int) async throws {
         try await withBackends(transport) { backends in
             let target = "\(backends.server.analyticsBaseURL)/echo/elsewhere"
@@ -46,8 +47,9 @@ struct RedirectTests {
         }
     }
 
-    @Test("303 continues as GET without the body; 307 and 308 repeat the POST with it",
-          arguments: TransportKind.allCases, [303, 307, 308])
+    @Test(
+        "303 continues as GET without the body; 307 and 308 repeat the POST with it",
+        arguments: TransportKind.allCases, [303, 307, 308])
     func methods(transport: TransportKind, status: Int) async throws {
         try await withBackends(transport) { backends in
             let echo = try await root(backends).send(

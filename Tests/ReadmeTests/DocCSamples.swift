@@ -1,5 +1,7 @@
 // The DocC catalog's samples, verbatim: `DocCSamplesTests` checks that every Swift block of
 // Sources/Courier/Documentation.docc appears here (or in ReadmeTutorial.swift), so each one compiles.
+// Laid out as the documentation shows it, comments aligned:
+// swift-format-ignore-file
 import Courier
 import CourierAsyncHTTPClient
 import Foundation

@@ -34,6 +34,7 @@ struct Redirect: Equatable {
             throw error
         }
         var next = request
+        // swift-format-ignore
         let changesToGET = response.status.code == 303 && request.method != .head
             || [301, 302].contains(response.status.code) && request.method == .post
         if changesToGET {

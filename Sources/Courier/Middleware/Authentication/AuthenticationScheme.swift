@@ -51,7 +51,8 @@ public struct AuthenticationScheme: Sendable, Equatable {
             request.headerFields[name] = prefix + token
         case .query(let name):
             let path = request.path ?? "/"
-            let parameter = PercentEncoding.escape(name, allowing: .unreserved) + "="
+            let parameter =
+                PercentEncoding.escape(name, allowing: .unreserved) + "="
                 + PercentEncoding.escape(token, allowing: .unreserved)
             request.path = path + (path.contains("?") ? "&" : "?") + parameter
         }

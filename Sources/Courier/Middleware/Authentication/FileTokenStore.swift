@@ -32,11 +32,13 @@ public struct FileTokenStore: TokenStore {
         // others, not even for an instant; rename(2) then swaps it in atomically.
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(
-            atPath: temporary.path,
-            contents: data,
-            attributes: [.posixPermissions: 0o600]
-        ) else {
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path,
+                contents: data,
+                attributes: [.posixPermissions: 0o600]
+            )
+        else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
         }
         guard rename(temporary.path, url.path) == 0 else {
