@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// Every target: Swift 6 language mode (strict concurrency), `any` spelled out, imports explicit.
@@ -164,3 +165,11 @@ let package = Package(
         ),
     ]
 )
+
+// The DocC plugin only when documentation is built, so packages that depend on Courier never clone it:
+// `SWIFT_PREVIEW_DOCS=1 swift package generate-documentation --target Courier --warnings-as-errors`
+// (the Swift Package Index sets `SPI_GENERATE_DOCS`).
+let environment = ProcessInfo.processInfo.environment
+if environment["SWIFT_PREVIEW_DOCS"] != nil || environment["SPI_GENERATE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

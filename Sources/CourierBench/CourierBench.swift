@@ -91,10 +91,13 @@ struct CourierBench: AsyncParsableCommand {
         // Large transfers first, while the process is still small: their peak memory is the figure.
         let files = try FileWorkload.Files()
         defer { files.remove() }
-        var fileWorkloads = quick
+        var fileWorkloads =
+            quick
             ? [FileWorkload(direction: .download, bytes: 256 * FileWorkload.mebibyte)]
-            : [FileWorkload(direction: .download, bytes: 1024 * FileWorkload.mebibyte),
-               FileWorkload(direction: .upload, bytes: 256 * FileWorkload.mebibyte)]
+            : [
+                FileWorkload(direction: .download, bytes: 1024 * FileWorkload.mebibyte),
+                FileWorkload(direction: .upload, bytes: 256 * FileWorkload.mebibyte),
+            ]
         fileWorkloads = fileWorkloads.filter { selected($0.name) }
         for transport in transports {
             let client = transport == .ahc ? ahcClient : urlSessionClient

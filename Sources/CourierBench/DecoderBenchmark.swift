@@ -28,15 +28,18 @@ enum DecoderBenchmark {
         let foundationSnake = JSONDecoder()
         foundationSnake.keyDecodingStrategy = .convertFromSnakeCase
         return [
-            Payload(name: "user_182b", bytes: record,
-                    decodeUTF8: { _ = try plain.decode(BenchRecord.self, from: $0) },
-                    decodeFoundation: { _ = try foundation.decode(BenchRecord.self, from: $0) }),
-            Payload(name: "list_100_records", bytes: list,
-                    decodeUTF8: { _ = try plain.decode([BenchRecord].self, from: $0) },
-                    decodeFoundation: { _ = try foundation.decode([BenchRecord].self, from: $0) }),
-            Payload(name: "movie_page_1mb", bytes: moviePage(bytes: 1_000_000),
-                    decodeUTF8: { _ = try snake.decode(MovieApiResponse.self, from: $0) },
-                    decodeFoundation: { _ = try foundationSnake.decode(MovieApiResponse.self, from: $0) }),
+            Payload(
+                name: "user_182b", bytes: record,
+                decodeUTF8: { _ = try plain.decode(BenchRecord.self, from: $0) },
+                decodeFoundation: { _ = try foundation.decode(BenchRecord.self, from: $0) }),
+            Payload(
+                name: "list_100_records", bytes: list,
+                decodeUTF8: { _ = try plain.decode([BenchRecord].self, from: $0) },
+                decodeFoundation: { _ = try foundation.decode([BenchRecord].self, from: $0) }),
+            Payload(
+                name: "movie_page_1mb", bytes: moviePage(bytes: 1_000_000),
+                decodeUTF8: { _ = try snake.decode(MovieApiResponse.self, from: $0) },
+                decodeFoundation: { _ = try foundationSnake.decode(MovieApiResponse.self, from: $0) }),
         ]
     }
 

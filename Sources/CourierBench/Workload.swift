@@ -34,8 +34,9 @@ enum Workload: String, CaseIterable, Sendable {
     /// The 10 KB body of the POST workload: 56 records.
     static let postBody: Data = {
         let records = (0..<56).map {
-            BenchRecord(id: $0, email: "a\($0)@example.com", name: "Ada Lovelace", username: "ada", active: true,
-                        created_at: "2026-01-01T08:30:00Z", score: 98.5, tags: ["admin", "beta", "swift"])
+            BenchRecord(
+                id: $0, email: "a\($0)@example.com", name: "Ada Lovelace", username: "ada", active: true,
+                created_at: "2026-01-01T08:30:00Z", score: 98.5, tags: ["admin", "beta", "swift"])
         }
         return (try? JSONEncoder().encode(records)) ?? Data()
     }()

@@ -9,22 +9,26 @@ import FoundationNetworking
 
 @Suite("Errors")
 struct CourierErrorTests {
-    @Test("transport errors map to the kinds an app handles", arguments: [
-        (URLError.Code.notConnectedToInternet, CourierError.Kind.notConnected), (.cannotConnectToHost, .notConnected),
-        (.networkConnectionLost, .notConnected), (.cannotFindHost, .notConnected), (.dnsLookupFailed, .notConnected),
-        (.timedOut, .timedOut), (.cancelled, .cancelled), (.badServerResponse, .invalidResponse),
-        (.dataLengthExceedsMaximum, .responseTooLarge), (.unsupportedURL, .invalidRequest), (.unknown, .transportFailed),
-    ])
+    @Test(
+        "transport errors map to the kinds an app handles",
+        arguments: [
+            (URLError.Code.notConnectedToInternet, CourierError.Kind.notConnected), (.cannotConnectToHost, .notConnected),
+            (.networkConnectionLost, .notConnected), (.cannotFindHost, .notConnected), (.dnsLookupFailed, .notConnected),
+            (.timedOut, .timedOut), (.cancelled, .cancelled), (.badServerResponse, .invalidResponse),
+            (.dataLengthExceedsMaximum, .responseTooLarge), (.unsupportedURL, .invalidRequest), (.unknown, .transportFailed),
+        ])
     func urlErrors(code: URLError.Code, kind: CourierError.Kind) {
         let error = CourierError(URLError(code))
         #expect(error.kind == kind)
         #expect(error.underlyingError is URLError)
     }
 
-    @Test("socket errors map to kinds", arguments: [
-        (POSIXErrorCode.ECONNREFUSED, CourierError.Kind.notConnected), (.ECONNRESET, .notConnected),
-        (.ENETUNREACH, .notConnected), (.ETIMEDOUT, .timedOut), (.EACCES, .transportFailed),
-    ])
+    @Test(
+        "socket errors map to kinds",
+        arguments: [
+            (POSIXErrorCode.ECONNREFUSED, CourierError.Kind.notConnected), (.ECONNRESET, .notConnected),
+            (.ENETUNREACH, .notConnected), (.ETIMEDOUT, .timedOut), (.EACCES, .transportFailed),
+        ])
     func posixErrors(code: POSIXErrorCode, kind: CourierError.Kind) {
         #expect(CourierError(POSIXError(code)).kind == kind)
     }
@@ -40,11 +44,13 @@ struct CourierErrorTests {
         #expect(CourierError(original).message == "No")
     }
 
-    @Test("every kind has a readable description", arguments: [
-        CourierError.Kind.notConnected, .timedOut, .cancelled, .unauthorized, .forbidden, .notFound, .rateLimited,
-        .clientError, .serverError, .unexpectedStatus, .invalidRequest, .encodingFailed, .decodingFailed,
-        .invalidResponse, .responseTooLarge, .transportFailed,
-    ])
+    @Test(
+        "every kind has a readable description",
+        arguments: [
+            CourierError.Kind.notConnected, .timedOut, .cancelled, .unauthorized, .forbidden, .notFound, .rateLimited,
+            .clientError, .serverError, .unexpectedStatus, .invalidRequest, .encodingFailed, .decodingFailed,
+            .invalidResponse, .responseTooLarge, .transportFailed,
+        ])
     func descriptions(kind: CourierError.Kind) {
         let description = CourierError(kind).localizedDescription
         #expect(description.hasSuffix("."))

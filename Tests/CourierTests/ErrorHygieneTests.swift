@@ -30,9 +30,11 @@ struct ErrorHygieneTests {
     @Test("a URL error's user info (the URL again) is not repeated")
     func underlyingURLError() {
         let url = URL(string: "https://user:pw@api.example.com/x?token=t-456")!
-        let underlying = NSError(domain: NSURLErrorDomain, code: -1004, userInfo: [
-            NSURLErrorFailingURLErrorKey: url, "NSErrorFailingURLStringKey": url.absoluteString,
-        ])
+        let underlying = NSError(
+            domain: NSURLErrorDomain, code: -1004,
+            userInfo: [
+                NSURLErrorFailingURLErrorKey: url, "NSErrorFailingURLStringKey": url.absoluteString,
+            ])
         let error = CourierError(underlying)
         #expect(error.kind == .notConnected)
         #expect(!(error.failureReason ?? "").contains("t-456"))

@@ -47,12 +47,14 @@ struct QueryStringEncoderTests {
         #expect(encoder.encode(query) == "a=x&c=true")
     }
 
-    @Test("arrays in each style", arguments: [
-        (QueryStringEncoder.ArrayEncoding.repeatedName, "ids=1&ids=2"),
-        (.brackets, "ids%5B%5D=1&ids%5B%5D=2"),
-        (.indexed, "ids%5B0%5D=1&ids%5B1%5D=2"),
-        (.commaSeparated, "ids=1,2"),
-    ])
+    @Test(
+        "arrays in each style",
+        arguments: [
+            (QueryStringEncoder.ArrayEncoding.repeatedName, "ids=1&ids=2"),
+            (.brackets, "ids%5B%5D=1&ids%5B%5D=2"),
+            (.indexed, "ids%5B0%5D=1&ids%5B1%5D=2"),
+            (.commaSeparated, "ids=1,2"),
+        ])
     func arrays(style: QueryStringEncoder.ArrayEncoding, expected: String) {
         #expect(QueryStringEncoder(arrayEncoding: style).encode(["ids": [1, 2]]) == expected)
     }

@@ -6,9 +6,11 @@ import Testing
 struct RequestBuilderTests {
     let client = Client(configuration: .test)
 
-    @Test("every method is sent as given", arguments: [
-        HTTPRequest.Method.get, .post, .put, .patch, .delete, .head, .options,
-    ])
+    @Test(
+        "every method is sent as given",
+        arguments: [
+            HTTPRequest.Method.get, .post, .put, .patch, .delete, .head, .options,
+        ])
     func methods(method: HTTPRequest.Method) throws {
         let prepared = try client.prepare(Request<Void>(method, "items/1"))
         #expect(prepared.request.method == method)
@@ -124,12 +126,14 @@ struct RequestBuilderTests {
         #expect(prepared.request.path == "/health/ping")
     }
 
-    @Test("the environment switch moves every endpoint", arguments: [
-        (ServerEnvironment.production, "https://api.example.com/v1/items"),
-        (.staging, "https://staging.example.com/v1/items"),
-        (.qa, "http://qa.internal:8080/v1/items"),
-        (.custom("http://127.0.0.1:9000"), "http://127.0.0.1:9000/v1/items"),
-    ])
+    @Test(
+        "the environment switch moves every endpoint",
+        arguments: [
+            (ServerEnvironment.production, "https://api.example.com/v1/items"),
+            (.staging, "https://staging.example.com/v1/items"),
+            (.qa, "http://qa.internal:8080/v1/items"),
+            (.custom("http://127.0.0.1:9000"), "http://127.0.0.1:9000/v1/items"),
+        ])
     func environments(environment: ServerEnvironment, expected: String) throws {
         let backend = Backend(
             "items",
@@ -153,9 +157,11 @@ struct RequestBuilderTests {
         }
     }
 
-    @Test("base URLs without scheme or host are invalid requests, not crashes", arguments: [
-        "api.example.com/v1", "ftp://files.example.com", "http://", "", "https://h/x?y=1", "not a url at all",
-    ])
+    @Test(
+        "base URLs without scheme or host are invalid requests, not crashes",
+        arguments: [
+            "api.example.com/v1", "ftp://files.example.com", "http://", "", "https://h/x?y=1", "not a url at all",
+        ])
     func invalidBaseURL(text: String) {
         let client = Client(baseURL: BaseURL(text))
         let error = #expect(throws: CourierError.self) { try client.prepare(Request<Data>(.get, "x")) }
@@ -174,10 +180,12 @@ struct RequestBuilderTests {
         #expect(escaped?.request.path == "/v2/users/..%2F..%2Fadmin")
     }
 
-    @Test("only a whole segment of . or .. is refused; leading slashes are dropped", arguments: [
-        ("./x", false), ("x/.", false), ("x/./y", false), ("x/../y", false), ("..", false),
-        ("...", true), ("x/.../y", true), (".x/..y", true), ("x//y/", true), ("//x/.hidden", true),
-    ])
+    @Test(
+        "only a whole segment of . or .. is refused; leading slashes are dropped",
+        arguments: [
+            ("./x", false), ("x/.", false), ("x/./y", false), ("x/../y", false), ("..", false),
+            ("...", true), ("x/.../y", true), (".x/..y", true), ("x//y/", true), ("//x/.hidden", true),
+        ])
     func dotSegments(path: String, accepted: Bool) throws {
         let literal = Path(stringLiteral: path)
         if accepted {

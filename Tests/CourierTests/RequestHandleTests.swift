@@ -7,10 +7,11 @@ struct RequestHandleTests {
     @Test("a cancelled operation reports cancelled, never a success")
     func cancelBeforeFinish() async {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Int, CourierError>, Never>) in
-            let handle = RequestHandle.start({
-                try? await Task.sleep(for: .seconds(5))
-                return 42
-            }, completion: { continuation.resume(returning: $0) })
+            let handle = RequestHandle.start(
+                {
+                    try? await Task.sleep(for: .seconds(5))
+                    return 42
+                }, completion: { continuation.resume(returning: $0) })
             handle.cancel()
             #expect(handle.isCancelled)
         }

@@ -27,11 +27,13 @@ struct ResponseReaderTests {
         )
     }
 
-    @Test("each status class maps to its kind", arguments: [
-        (400, CourierError.Kind.clientError), (401, .unauthorized), (403, .forbidden), (404, .notFound),
-        (408, .timedOut), (409, .clientError), (422, .clientError), (429, .rateLimited), (500, .serverError),
-        (502, .serverError), (503, .serverError), (599, .serverError), (304, .unexpectedStatus), (101, .unexpectedStatus),
-    ])
+    @Test(
+        "each status class maps to its kind",
+        arguments: [
+            (400, CourierError.Kind.clientError), (401, .unauthorized), (403, .forbidden), (404, .notFound),
+            (408, .timedOut), (409, .clientError), (422, .clientError), (429, .rateLimited), (500, .serverError),
+            (502, .serverError), (503, .serverError), (599, .serverError), (304, .unexpectedStatus), (101, .unexpectedStatus),
+        ])
     func statusKinds(code: Int, kind: CourierError.Kind) {
         let error = #expect(throws: CourierError.self) { try read(Request<Data>(.get, "x"), status: code, body: "") }
         #expect(error?.kind == kind)
@@ -64,9 +66,11 @@ struct ResponseReaderTests {
         #expect(error?.localizedDescription == "Invalid API key: You must be granted a valid key.")
     }
 
-    @Test("a format that does not match leaves a plain description", arguments: [
-        "", "<html>Bad Gateway</html>", #"{"unrelated": true}"#, "[1,2]", "{not json",
-    ])
+    @Test(
+        "a format that does not match leaves a plain description",
+        arguments: [
+            "", "<html>Bad Gateway</html>", #"{"unrelated": true}"#, "[1,2]", "{not json",
+        ])
     func unmatchedFormat(body: String) {
         let error = #expect(throws: CourierError.self) {
             try read(Request<Data>(.get, "x"), status: 502, body: body, format: .message)
@@ -75,10 +79,12 @@ struct ResponseReaderTests {
         #expect(error?.localizedDescription == "The server had a problem (status 502). Please try again later.")
     }
 
-    @Test("the standard format reads common shapes", arguments: [
-        (#"{"message": "m1"}"#, "m1"), (#"{"error": "m2"}"#, "m2"), (#"{"error": {"message": "m3"}}"#, "m3"),
-        (#"{"detail": "m4", "title": "t"}"#, "m4"), (#"{"status_message": "m5", "status_code": 3}"#, "m5"),
-    ])
+    @Test(
+        "the standard format reads common shapes",
+        arguments: [
+            (#"{"message": "m1"}"#, "m1"), (#"{"error": "m2"}"#, "m2"), (#"{"error": {"message": "m3"}}"#, "m3"),
+            (#"{"detail": "m4", "title": "t"}"#, "m4"), (#"{"status_message": "m5", "status_code": 3}"#, "m5"),
+        ])
     func standardFormat(body: String, message: String) {
         let error = #expect(throws: CourierError.self) { try read(Request<Data>(.get, "x"), status: 400, body: body) }
         #expect(error?.message == message)
@@ -159,20 +165,24 @@ struct ResponseReaderTests {
         #expect(error?.kind == .invalidResponse)
     }
 
-    @Test("JSON media types with parameters or a +json suffix are accepted", arguments: [
-        "application/json", "application/json; charset=utf-8", "Application/JSON", "application/problem+json", "text/json",
-    ])
+    @Test(
+        "JSON media types with parameters or a +json suffix are accepted",
+        arguments: [
+            "application/json", "application/json; charset=utf-8", "Application/JSON", "application/problem+json", "text/json",
+        ])
     func jsonMediaTypes(contentType: String) throws {
         let account = try read(Request<Account>(.get, "x"), status: 200, body: #"{"id": 1, "name": "A"}"#, contentType: contentType)
         #expect(account == Account(id: 1, name: "A"))
     }
 
-    @Test("what counts as a JSON media type: case, spaces and parameters aside", arguments: [
-        ("application/json", true), (" Application/JSON ; charset=utf-8", true), ("\tTEXT/json", true),
-        ("application/vnd.api+json", true), ("APPLICATION/PROBLEM+JSON;x=1", true),
-        ("application/jsonp", false), ("application/json5", false), ("text/html", false), ("+json", false),
-        ("application/javascript", false), ("", false), (";application/json", false),
-    ])
+    @Test(
+        "what counts as a JSON media type: case, spaces and parameters aside",
+        arguments: [
+            ("application/json", true), (" Application/JSON ; charset=utf-8", true), ("\tTEXT/json", true),
+            ("application/vnd.api+json", true), ("APPLICATION/PROBLEM+JSON;x=1", true),
+            ("application/jsonp", false), ("application/json5", false), ("text/html", false), ("+json", false),
+            ("application/javascript", false), ("", false), (";application/json", false),
+        ])
     func jsonMediaTypeRule(contentType: String, isJSON: Bool) {
         #expect(ResponseReader.isJSON(contentType) == isJSON)
     }

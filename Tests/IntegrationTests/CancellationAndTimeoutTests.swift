@@ -114,7 +114,8 @@ struct CancellationAndTimeoutTests {
 
     /// Without middleware a call runs as one task that carries the attempt's deadline; with
     /// middleware each attempt runs in a task of its own. Both end the same way.
-    @Test("timeouts and cancelAll() end a call whether or not it passes through middleware",
+    @Test(
+        "timeouts and cancelAll() end a call whether or not it passes through middleware",
         arguments: TransportKind.allCases, [false, true])
     func timeoutWithAndWithoutMiddleware(transport: TransportKind, throughMiddleware: Bool) async throws {
         try await withBackends(transport) { backends in

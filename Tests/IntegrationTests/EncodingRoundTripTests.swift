@@ -27,9 +27,10 @@ struct EncodingRoundTripTests {
             let client = backends.echo { $0.queryEncoder = QueryStringEncoder(arrayEncoding: .brackets, boolEncoding: .numeric) }
             let filter: JSONValue = ["genre": ["drama", "comedy"], "adult": false, "year": ["gte": 1990]]
             let echo = try await client.send(Request<Echo>(.get, "q", query: ["filter": filter]))
-            #expect(echo.query == [
-                ["filter[adult]", "0"], ["filter[genre][]", "drama"], ["filter[genre][]", "comedy"], ["filter[year][gte]", "1990"],
-            ])
+            #expect(
+                echo.query == [
+                    ["filter[adult]", "0"], ["filter[genre][]", "drama"], ["filter[genre][]", "comedy"], ["filter[year][gte]", "1990"],
+                ])
         }
     }
 
@@ -53,12 +54,13 @@ struct EncodingRoundTripTests {
             form.append(binary, named: "file", filename: "photo \"1\".jpg", contentType: "image/jpeg")
             form.append(Data("{\"a\":1}".utf8), named: "meta", filename: "meta.json", contentType: "application/json")
             let echo = try await backends.echo().send(Request<Echo>(.post, "upload", body: .multipart(form)))
-            #expect(echo.multipart == [
-                Echo.Part(name: "display name", filename: nil, content_type: nil, size: 7, text: "Ada ✨"),
-                Echo.Part(name: "empty", filename: nil, content_type: nil, size: 0, text: ""),
-                Echo.Part(name: "file", filename: "photo %221%22.jpg", content_type: "image/jpeg", size: 3000, text: nil),
-                Echo.Part(name: "meta", filename: "meta.json", content_type: "application/json", size: 7, text: "{\"a\":1}"),
-            ])
+            #expect(
+                echo.multipart == [
+                    Echo.Part(name: "display name", filename: nil, content_type: nil, size: 7, text: "Ada ✨"),
+                    Echo.Part(name: "empty", filename: nil, content_type: nil, size: 0, text: ""),
+                    Echo.Part(name: "file", filename: "photo %221%22.jpg", content_type: "image/jpeg", size: 3000, text: nil),
+                    Echo.Part(name: "meta", filename: "meta.json", content_type: "application/json", size: 7, text: "{\"a\":1}"),
+                ])
         }
     }
 

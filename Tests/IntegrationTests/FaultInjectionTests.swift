@@ -84,8 +84,9 @@ struct FaultInjectionTests {
         },
     ]
 
-    @Test("each fault yields its error kind in bounded time, then the next request succeeds",
-          arguments: TransportKind.allCases, matrix)
+    @Test(
+        "each fault yields its error kind in bounded time, then the next request succeeds",
+        arguments: TransportKind.allCases, matrix)
     func fault(transport: TransportKind, row: Row) async throws {
         try await withBackends(transport) { backends in
             let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) {

@@ -52,8 +52,9 @@ struct HostileServerTests {
         await server.stop()
     }
 
-    @Test("a connection closed or reset before any response is notConnected", arguments: TransportKind.allCases,
-          [HostileServer.Script.close, .reset])
+    @Test(
+        "a connection closed or reset before any response is notConnected", arguments: TransportKind.allCases,
+        [HostileServer.Script.close, .reset])
     func lostBeforeResponse(transport: TransportKind, script: HostileServer.Script) async throws {
         let server = try await HostileServer.start(script)
         let result = await capture { try await Self.client(server, transport).send(Request<Data>(.get, "x")) }
@@ -69,10 +70,12 @@ struct HostileServerTests {
         await server.stop()
     }
 
-    @Test("an endless body stops at the size limit: the client stops reading and closes", arguments: TransportKind.allCases,
-          [true, false])
+    @Test(
+        "an endless body stops at the size limit: the client stops reading and closes", arguments: TransportKind.allCases,
+        [true, false])
     func endlessBody(transport: TransportKind, chunked: Bool) async throws {
-        let head = chunked
+        let head =
+            chunked
             ? "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n"
             : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
         // Chunked framing is not needed to test the limit: a close-delimited body never ends either.

@@ -31,8 +31,9 @@ struct RedirectTests {
         }
     }
 
-    @Test("a redirect to another port drops Authorization, Cookie and Proxy-Authorization",
-          arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
+    @Test(
+        "a redirect to another port drops Authorization, Cookie and Proxy-Authorization",
+        arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
     func crossOrigin(transport: TransportKind, status: Int) async throws {
         try await withBackends(transport) { backends in
             let target = "\(backends.server.analyticsBaseURL)/echo/elsewhere"
@@ -47,8 +48,9 @@ struct RedirectTests {
         }
     }
 
-    @Test("303 continues as GET without the body; 307 and 308 repeat the POST with it",
-          arguments: TransportKind.allCases, [303, 307, 308])
+    @Test(
+        "303 continues as GET without the body; 307 and 308 repeat the POST with it",
+        arguments: TransportKind.allCases, [303, 307, 308])
     func methods(transport: TransportKind, status: Int) async throws {
         try await withBackends(transport) { backends in
             let echo = try await root(backends).send(
@@ -66,8 +68,9 @@ struct RedirectTests {
         }
     }
 
-    @Test("a loop and a chain longer than the limit fail fast as tooManyRedirects; the limit is configurable",
-          arguments: TransportKind.allCases)
+    @Test(
+        "a loop and a chain longer than the limit fail fast as tooManyRedirects; the limit is configurable",
+        arguments: TransportKind.allCases)
     func limits(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
             let (loop, elapsed) = await measure { await capture { try await root(backends).send(Request<Data>(.get, "redirect/loop")) } }
@@ -106,8 +109,9 @@ struct RedirectTests {
         .userAgent: "courier-tests",
     ]
 
-    @Test("a redirect to another origin drops X-API-Key, X-Auth-Token, configured fields and the auth scheme's field",
-          arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
+    @Test(
+        "a redirect to another origin drops X-API-Key, X-Auth-Token, configured fields and the auth scheme's field",
+        arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
     func crossOriginCustomCredentials(transport: TransportKind, status: Int) async throws {
         try await withBackends(transport) { backends in
             let tokens = AuthenticationSession(store: InMemoryTokenStore(AuthTokens(accessToken: "scheme-secret"))) { $0 }

@@ -6,8 +6,9 @@ import Testing
 
 @Suite("Soak: the example app's traffic at volume", .heavyLoad)
 struct SoakTests {
-    @Test("2,000 mixed requests, 256 in flight: no errors, nothing left in flight, memory flat after warm-up",
-          arguments: TransportKind.allCases)
+    @Test(
+        "2,000 mixed requests, 256 in flight: no errors, nothing left in flight, memory flat after warm-up",
+        arguments: TransportKind.allCases)
     func soak(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
             let soak = try await Soak(

@@ -107,8 +107,10 @@ struct CompressionTests {
     func limitCountsDecodedBytes(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
             let plainSize = try await Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
-                .send(Request<Data>(.get, "3/movie/popular", query: ["page": 1, "api_key": backends.server.movieAPIKey])
-                    .header(.acceptEncoding, "identity")).count
+                .send(
+                    Request<Data>(.get, "3/movie/popular", query: ["page": 1, "api_key": backends.server.movieAPIKey])
+                        .header(.acceptEncoding, "identity")
+                ).count
             let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) {
                 $0.maximumResponseBodySize = plainSize - 1
             }
@@ -123,8 +125,9 @@ struct CompressionTests {
     /// can stop the transfer: a bomb costs it CPU time (seconds per GiB, every URLSession request
     /// of the process waiting), though never memory. The test sends it a smaller bomb so that the
     /// suites running beside it are not held up.
-    @Test("a gzip bomb fails as responseTooLarge in bounded memory and time (1 GiB of zeros in about 1 MiB)",
-          arguments: [(TransportKind.asyncHTTPClient, 1 << 30), (.urlSession, 64 << 20)])
+    @Test(
+        "a gzip bomb fails as responseTooLarge in bounded memory and time (1 GiB of zeros in about 1 MiB)",
+        arguments: [(TransportKind.asyncHTTPClient, 1 << 30), (.urlSession, 64 << 20)])
     func bomb(transport: TransportKind, size: Int) async throws {
         try await withBackends(transport) { backends in
             let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) {
@@ -165,8 +168,9 @@ struct CookieTests {
         }
     }
 
-    @Test("a jar keeps cookies per client, sends them where they belong, and forgets expired ones",
-          arguments: TransportKind.allCases)
+    @Test(
+        "a jar keeps cookies per client, sends them where they belong, and forgets expired ones",
+        arguments: TransportKind.allCases)
     func jar(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
             let jar = CookieJar()

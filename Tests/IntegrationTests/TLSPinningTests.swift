@@ -64,10 +64,11 @@ struct TLSPinningTests {
                 try PublicKeyPin(sha256Base64: certificates.serverPublicKeySHA256),
                 try PublicKeyPin(sha256: Array(repeating: 7, count: 32)),  // a backup key
             ]
-            let transport = try HTTPClientTransport(trust: ServerTrust(
-                additionalRootCertificates: [certificates.rootCertificatePEM],
-                pins: ["127.0.0.1": pins]
-            ))
+            let transport = try HTTPClientTransport(
+                trust: ServerTrust(
+                    additionalRootCertificates: [certificates.rootCertificatePEM],
+                    pins: ["127.0.0.1": pins]
+                ))
             let echo = try await get(server, through: transport).get()
             #expect(echo["path"] == "/echo/secure")
             #expect(server.requestCount == 1)
@@ -78,10 +79,11 @@ struct TLSPinningTests {
     func pinMismatch() async throws {
         try await withHTTPSServer { server, certificates in
             let wrong = try PublicKeyPin(sha256: Array(repeating: 0xAB, count: 32))
-            let transport = try HTTPClientTransport(trust: ServerTrust(
-                additionalRootCertificates: [certificates.rootCertificatePEM],
-                pins: ["127.0.0.1": [wrong]]
-            ))
+            let transport = try HTTPClientTransport(
+                trust: ServerTrust(
+                    additionalRootCertificates: [certificates.rootCertificatePEM],
+                    pins: ["127.0.0.1": [wrong]]
+                ))
             let (result, elapsed) = try await measure { try await get(server, through: transport) }
             let error = try #require(result.error)
             #expect(error.kind == .untrustedServer)
@@ -94,10 +96,11 @@ struct TLSPinningTests {
     @Test("pins apply per host: a pin for another host leaves this one to the usual checks")
     func pinsPerHost() async throws {
         try await withHTTPSServer { server, certificates in
-            let transport = try HTTPClientTransport(trust: ServerTrust(
-                additionalRootCertificates: [certificates.rootCertificatePEM],
-                pins: ["api.example.com": [try PublicKeyPin(sha256: Array(repeating: 1, count: 32))]]
-            ))
+            let transport = try HTTPClientTransport(
+                trust: ServerTrust(
+                    additionalRootCertificates: [certificates.rootCertificatePEM],
+                    pins: ["api.example.com": [try PublicKeyPin(sha256: Array(repeating: 1, count: 32))]]
+                ))
             _ = try await get(server, through: transport).get()
             #expect(server.requestCount == 1)
         }

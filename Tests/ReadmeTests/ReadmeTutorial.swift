@@ -1,5 +1,7 @@
 // The README's tutorial, verbatim: `ReadmeTests` checks that every Swift block of README.md appears
 // here, and runs it against the reference server.
+// Laid out as the documentation shows it, comments aligned:
+// swift-format-ignore-file
 import Courier
 import CourierAsyncHTTPClient
 import Foundation

@@ -44,6 +44,7 @@ struct Redirect: Equatable {
             throw refusal(.invalidResponse, "The server redirected to port \(port), which does not exist.")
         }
         var next = request
+        // swift-format-ignore
         let changesToGET = response.status.code == 303 && request.method != .head
             || [301, 302].contains(response.status.code) && request.method == .post
         if changesToGET {

@@ -101,6 +101,7 @@ enum RequestBuilder {
         return name
     }
 
+    // swift-format-ignore
     private static func encode(
         _ body: RequestBody,
         encoder: JSONEncoder,

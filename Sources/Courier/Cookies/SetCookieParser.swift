@@ -58,7 +58,8 @@ enum SetCookieParser {
         // A secure cookie from plain http is refused (RFC 6265bis §5.7).
         if cookie.isSecure && !secure { return nil }
         if let maxAge {
-            cookie.expires = maxAge <= 0
+            cookie.expires =
+                maxAge <= 0
                 ? .distantPast
                 : now.addingTimeInterval(TimeInterval(min(maxAge, 400 * 24 * 3600)))
         } else if let expires {

@@ -23,7 +23,8 @@ enum ErrorText {
                 }
                 continue
             }
-            let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            let isControl =
+                scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
                 || scalar == "\u{2028}" || scalar == "\u{2029}"
             if isControl {
                 if !result.hasSuffix(" ") { result.unicodeScalars.append(" "); count += 1 }

@@ -4,7 +4,9 @@ import Foundation
 /// Foundation's `JSONDecoder`.
 ///
 /// Either way the strategies and user info come from ``Configuration/decoder`` (or the endpoint's
-/// ``Request/decoder``), so switching changes speed, not behaviour:
+/// ``Request/decoder``). Switching changes speed and, in the few cases ``UTF8JSONDecoder`` lists,
+/// behaviour: trailing commas, input that is not UTF-8, and the coding path of a number that does
+/// not fit its type or a date that is not ISO 8601.
 ///
 /// ```swift
 /// let client = Client(baseURL: base) {

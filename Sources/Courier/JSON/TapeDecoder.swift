@@ -171,7 +171,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
         // No `as? T` in this function: a cast to `T` makes every call look up `Optional<T>`'s
         // metadata on entry, for the leaves too.
-        if case .plain = options.keys {} else if let dictionary = type as? any StringKeyedDictionary.Type {
+        if case .plain = options.keys {
+        } else if let dictionary = type as? any StringKeyedDictionary.Type {
             // As JSONDecoder: a `[String: Value]`'s keys are the member names as written.
             return try members(of: dictionary, as: T.self, at: index)
         }

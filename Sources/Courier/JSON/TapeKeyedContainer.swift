@@ -121,7 +121,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 let following = value.kind.rawValue <= JSONTape.Kind.array.rawValue ? valueIndex + 1 + Int(value.length) : valueIndex + 1
                 let entry = entries[position]
                 // A plain name, compared in place; the others through `matches`.
-                let found = entry.kind == .string && !snakeCase
+                let found =
+                    entry.kind == .string && !snakeCase
                     ? Int(entry.length) == wanted.count && Self.bytesEqual(decoder.bytes, at: Int(entry.start), wanted)
                     : Self.matches(entry, wanted, in: decoder.bytes, snakeCase: snakeCase)
                 if found {
@@ -194,10 +195,12 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func valueIndex(_ key: Key) throws -> Int {
         guard let index = find(key.stringValue) else {
-            throw DecodingError.keyNotFound(key, .init(
-                codingPath: codingPath,
-                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."
-            ))
+            throw DecodingError.keyNotFound(
+                key,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."
+                ))
         }
         return index
     }
@@ -274,10 +277,12 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let index = try valueIndex(key)
         let path = path(key)
         guard decoder.entries[index].kind == .object else {
-            throw DecodingError.typeMismatch([String: Any].self, .init(
-                codingPath: path,
-                debugDescription: "Expected to decode Dictionary<String, Any> but found \(decoder.describe(index)) instead."
-            ))
+            throw DecodingError.typeMismatch(
+                [String: Any].self,
+                .init(
+                    codingPath: path,
+                    debugDescription: "Expected to decode Dictionary<String, Any> but found \(decoder.describe(index)) instead."
+                ))
         }
         return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, base: TapePathBase(depth: path.count, explicit: path)))
     }
@@ -286,10 +291,12 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let index = try valueIndex(key)
         let path = path(key)
         guard decoder.entries[index].kind == .array else {
-            throw DecodingError.typeMismatch([Any].self, .init(
-                codingPath: path,
-                debugDescription: "Expected to decode Array<Any> but found \(decoder.describe(index)) instead."
-            ))
+            throw DecodingError.typeMismatch(
+                [Any].self,
+                .init(
+                    codingPath: path,
+                    debugDescription: "Expected to decode Array<Any> but found \(decoder.describe(index)) instead."
+                ))
         }
         return TapeUnkeyedContainer(decoder: decoder, array: index, base: TapePathBase(depth: path.count, explicit: path))
     }
@@ -320,7 +327,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         while last > first, name[last] == "_" { name.formIndex(before: &last) }
         let core = name[first...last]
         let components = core.split(separator: "_")
-        let joined = components.count == 1
+        let joined =
+            components.count == 1
             ? String(core)
             : ([components[0].lowercased()] + components.dropFirst().map { $0.capitalized }).joined()
         return String(name[..<first]) + joined + String(name[name.index(after: last)...])

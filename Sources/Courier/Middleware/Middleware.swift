@@ -26,6 +26,10 @@ import OpenAPIRuntime
 /// A middleware in a few lines:
 ///
 /// ```swift
+/// extension HTTPField.Name {
+///     static let xRequestID = Self("X-Request-ID")!
+/// }
+///
 /// struct RequestIDMiddleware: Middleware {
 ///     func intercept(
 ///         _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext

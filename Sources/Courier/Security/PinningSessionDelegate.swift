@@ -14,7 +14,7 @@ import Security
 /// ```
 ///
 /// A refused server's challenge is cancelled: URLSession sends nothing and the request fails.
-/// This delegate does not refuse redirects the way ``Foundation/URLSession/courierShared``'s does;
+/// This delegate does not refuse redirects the way `URLSession.courierShared`'s does;
 /// Courier follows redirects itself either way, but to keep URLSession from following them too,
 /// subclass and implement `urlSession(_:task:willPerformHTTPRedirection:newRequest:)`.
 // @unchecked: every stored property is immutable after `init`.
@@ -43,7 +43,7 @@ open class PinningSessionDelegate: NSObject, URLSessionDelegate, @unchecked Send
         didReceive challenge: URLAuthenticationChallenge
     ) async -> (URLSession.AuthChallengeDisposition, URLCredential?) {
         guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-              let serverTrust = challenge.protectionSpace.serverTrust
+            let serverTrust = challenge.protectionSpace.serverTrust
         else { return (.performDefaultHandling, nil) }
         let pins = trust.pins(forHost: challenge.protectionSpace.host)
         guard !anchors.isEmpty || pins != nil else { return (.performDefaultHandling, nil) }
@@ -55,7 +55,7 @@ open class PinningSessionDelegate: NSObject, URLSessionDelegate, @unchecked Send
         guard SecTrustEvaluateWithError(serverTrust, nil) else { return (.cancelAuthenticationChallenge, nil) }
         if pins != nil {
             guard let digest = Self.publicKeySHA256(of: serverTrust),
-                  trust.permits(host: challenge.protectionSpace.host, publicKeySHA256: digest)
+                trust.permits(host: challenge.protectionSpace.host, publicKeySHA256: digest)
             else { return (.cancelAuthenticationChallenge, nil) }
         }
         return (.useCredential, URLCredential(trust: serverTrust))
@@ -64,12 +64,12 @@ open class PinningSessionDelegate: NSObject, URLSessionDelegate, @unchecked Send
     /// SHA-256 of the leaf certificate's SubjectPublicKeyInfo.
     static func publicKeySHA256(of serverTrust: SecTrust) -> [UInt8]? {
         guard let chain = SecTrustCopyCertificateChain(serverTrust) as? [SecCertificate],
-              let leaf = chain.first,
-              let key = SecCertificateCopyKey(leaf),
-              let raw = SecKeyCopyExternalRepresentation(key, nil) as Data?,
-              let attributes = SecKeyCopyAttributes(key) as? [String: Any],
-              let type = attributes[kSecAttrKeyType as String] as? String,
-              let size = attributes[kSecAttrKeySizeInBits as String] as? Int
+            let leaf = chain.first,
+            let key = SecCertificateCopyKey(leaf),
+            let raw = SecKeyCopyExternalRepresentation(key, nil) as Data?,
+            let attributes = SecKeyCopyAttributes(key) as? [String: Any],
+            let type = attributes[kSecAttrKeyType as String] as? String,
+            let size = attributes[kSecAttrKeySizeInBits as String] as? Int
         else { return nil }
         let algorithm: SubjectPublicKeyInfo.Algorithm
         switch type {

@@ -24,16 +24,17 @@ enum SampleData {
     }
 
     /// Each user starts with 8 friends spread over the graph.
-    static let friendships: [Int: [Int]] = Dictionary(uniqueKeysWithValues: users.map { user in
-        var friends: [Int] = []
-        var step = 0
-        while friends.count < 8 {
-            let candidate = (user.id * 7 + step * 13) % users.count + 1
-            if candidate != user.id && !friends.contains(candidate) { friends.append(candidate) }
-            step += 1
-        }
-        return (user.id, friends)
-    })
+    static let friendships: [Int: [Int]] = Dictionary(
+        uniqueKeysWithValues: users.map { user in
+            var friends: [Int] = []
+            var step = 0
+            while friends.count < 8 {
+                let candidate = (user.id * 7 + step * 13) % users.count + 1
+                if candidate != user.id && !friends.contains(candidate) { friends.append(candidate) }
+                step += 1
+            }
+            return (user.id, friends)
+        })
 
     static let adjectives = [
         "Silent", "Crimson", "Last", "Hidden", "Electric", "Frozen", "Golden", "Broken", "Distant", "Midnight",

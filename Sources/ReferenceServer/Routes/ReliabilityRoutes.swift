@@ -37,7 +37,8 @@ enum ReliabilityRoutes {
             let perSecond = max(1, request.queryInt("per_second") ?? 5)
             // One request of slack over the client's burst absorbs loopback jitter.
             let decision = await ledger.admit(perSecond: perSecond, burst: (request.queryInt("burst") ?? perSecond) + 1)
-            var response = decision.admitted
+            var response =
+                decision.admitted
                 ? JSONResponse.make(["admitted": true])
                 : JSONResponse.message("Too many requests", status: .tooManyRequests)
             if !decision.admitted { response.headers[.retryAfter] = "1" }

@@ -16,7 +16,8 @@ struct ChallengeMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var response = try await next(request, context)
         guard response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil else { return response }
-        response.headers[.wwwAuthenticate] = request.accessToken == nil
+        response.headers[.wwwAuthenticate] =
+            request.accessToken == nil
             ? #"Bearer realm="\#(Self.realm)""#
             : #"Bearer realm="\#(Self.realm)", error="invalid_token", error_description="The access token is invalid or expired""#
         return response

@@ -105,8 +105,12 @@ extension GeneratedInputTests {
             Strategies(description: "JSONDecoder's defaults", encode: { _ in }, decode: { _ in }),
             Strategies(
                 description: "snake case, ISO 8601 dates, base64",
-                encode: { $0.keyEncodingStrategy = .convertToSnakeCase; $0.dateEncodingStrategy = .iso8601 },
-                decode: { $0.keyDecodingStrategy = .convertFromSnakeCase; $0.dateDecodingStrategy = .iso8601 }
+                encode: {
+                    $0.keyEncodingStrategy = .convertToSnakeCase; $0.dateEncodingStrategy = .iso8601
+                },
+                decode: {
+                    $0.keyDecodingStrategy = .convertFromSnakeCase; $0.dateDecodingStrategy = .iso8601
+                }
             ),
             Strategies(
                 description: "custom keys, milliseconds, seconds",
@@ -118,14 +122,20 @@ extension GeneratedInputTests {
             ),
             Strategies(
                 description: "seconds since 1970, custom data",
-                encode: { $0.dateEncodingStrategy = .secondsSince1970; $0.dataEncodingStrategy = .custom { data, encoder in
-                    var container = encoder.singleValueContainer()
-                    try container.encode(data.map { String($0, radix: 16) }.joined(separator: ":"))
-                } },
-                decode: { $0.dateDecodingStrategy = .secondsSince1970; $0.dataDecodingStrategy = .custom { decoder in
-                    let text = try decoder.singleValueContainer().decode(String.self)
-                    return Data(text.split(separator: ":").compactMap { UInt8($0, radix: 16) })
-                } }
+                encode: {
+                    $0.dateEncodingStrategy = .secondsSince1970;
+                    $0.dataEncodingStrategy = .custom { data, encoder in
+                        var container = encoder.singleValueContainer()
+                        try container.encode(data.map { String($0, radix: 16) }.joined(separator: ":"))
+                    }
+                },
+                decode: {
+                    $0.dateDecodingStrategy = .secondsSince1970;
+                    $0.dataDecodingStrategy = .custom { decoder in
+                        let text = try decoder.singleValueContainer().decode(String.self)
+                        return Data(text.split(separator: ":").compactMap { UInt8($0, radix: 16) })
+                    }
+                }
             ),
         ]
 

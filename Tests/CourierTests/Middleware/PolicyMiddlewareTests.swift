@@ -58,9 +58,11 @@ struct PolicyMiddlewareTests {
         }
         let clock = TestClock()
         let transport = ScriptedTransport([.failure(URLError(.cannotConnectToHost)), .status(204)])
-        let client = Client.scripted(transport, middleware: [
-            RetryMiddleware(.exponential(), clock: clock, random: { 0 }), AttemptSpy(attempts: attempts),
-        ])
+        let client = Client.scripted(
+            transport,
+            middleware: [
+                RetryMiddleware(.exponential(), clock: clock, random: { 0 }), AttemptSpy(attempts: attempts),
+            ])
         try await client.send(Request<Void>(.get, "items"))
         #expect(attempts.value == [1, 2])
     }

@@ -32,9 +32,10 @@ struct RetryDecisionTests {
     @Test("backoff ceilings double from the base up to the maximum; full jitter scales them")
     func backoffSchedule() {
         let backoff = Backoff(base: .milliseconds(100), maximum: .seconds(1))
-        #expect((1...6).map { backoff.ceiling(forRetry: $0) } == [
-            .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1),
-        ])
+        #expect(
+            (1...6).map { backoff.ceiling(forRetry: $0) } == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1),
+            ])
         #expect(backoff.delay(forRetry: 3, random: 0) == .zero)
         #expect(backoff.delay(forRetry: 3, random: 0.5) == .milliseconds(200))
         #expect(backoff.delay(forRetry: 3, random: 7) == .milliseconds(400), "random is clamped to 0...1")

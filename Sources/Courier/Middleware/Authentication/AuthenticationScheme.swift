@@ -4,11 +4,18 @@ import HTTPTypes
 /// Where and how the credentials go in a request.
 ///
 /// ```swift
-/// AuthenticationMiddleware(session, scheme: .bearer)                 // Authorization: Bearer <token>
-/// AuthenticationMiddleware(session, scheme: .jwt)                    // Authorization: JWT <token>
-/// AuthenticationMiddleware(session, scheme: .header(HTTPField.Name("X-API-Token")!))  // X-API-Token: <token>
-/// AuthenticationMiddleware(session, scheme: .query("access_token"))  // ?access_token=<token>
-/// BasicAuthenticationMiddleware(username: "aladdin", password: "open sesame")  // Authorization: Basic <…>
+/// extension HTTPField.Name {
+///     static let apiToken = Self("X-API-Token")!
+/// }
+///
+/// func authenticationSchemes(_ session: AuthenticationSession) -> [AuthenticationMiddleware] {
+///     [
+///         AuthenticationMiddleware(session, scheme: .bearer),                 // Authorization: Bearer <token>
+///         AuthenticationMiddleware(session, scheme: .jwt),                    // Authorization: JWT <token>
+///         AuthenticationMiddleware(session, scheme: .header(.apiToken)),      // X-API-Token: <token>
+///         AuthenticationMiddleware(session, scheme: .query("access_token")),  // ?access_token=<token>
+///     ]
+/// }
 /// ```
 ///
 /// Printing a scheme never shows credentials.
@@ -61,16 +68,18 @@ public struct AuthenticationScheme: Sendable, Equatable {
     /// - Returns: The scheme.
     public static func basic(username: String, password: String) -> AuthenticationScheme {
         if username.contains(":") {
-            return AuthenticationScheme(placement: .refused(
-                .authorization,
-                reason: "A Basic authentication username cannot contain \":\" (RFC 7617)."
-            ))
+            return AuthenticationScheme(
+                placement: .refused(
+                    .authorization,
+                    reason: "A Basic authentication username cannot contain \":\" (RFC 7617)."
+                ))
         }
         if (username + password).unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return AuthenticationScheme(placement: .refused(
-                .authorization,
-                reason: "Basic authentication credentials cannot contain control characters (RFC 7617)."
-            ))
+            return AuthenticationScheme(
+                placement: .refused(
+                    .authorization,
+                    reason: "Basic authentication credentials cannot contain control characters (RFC 7617)."
+                ))
         }
         let encoded = Data("\(username):\(password)".utf8).base64EncodedString()
         return AuthenticationScheme(placement: .credentials(.authorization, value: "Basic " + encoded))
@@ -84,7 +93,8 @@ public struct AuthenticationScheme: Sendable, Equatable {
             request.headerFields[name] = prefix + token
         case .query(let name):
             let path = request.path ?? "/"
-            let parameter = PercentEncoding.escape(name, allowing: .unreserved) + "="
+            let parameter =
+                PercentEncoding.escape(name, allowing: .unreserved) + "="
                 + PercentEncoding.escape(token, allowing: .unreserved)
             request.path = path + (path.contains("?") ? "&" : "?") + parameter
         case .credentials(let name, let value):

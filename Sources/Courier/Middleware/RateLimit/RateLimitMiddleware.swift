@@ -49,7 +49,8 @@ public struct RateLimitMiddleware: Middleware {
 
     private func observe(_ response: HTTPResponse, host: String) {
         let fields = response.headerFields
-        let retryAfter = [.tooManyRequests, .serviceUnavailable].contains(response.status)
+        let retryAfter =
+            [.tooManyRequests, .serviceUnavailable].contains(response.status)
             ? RetryAfter.delay(in: response, now: Date()) : nil
         let remaining = (fields[.rateLimitRemaining] ?? fields[.xRateLimitRemaining]).flatMap { Int($0) }
         guard retryAfter != nil || remaining != nil else { return }

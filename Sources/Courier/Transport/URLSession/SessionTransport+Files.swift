@@ -71,34 +71,36 @@ extension SessionTransport: FileTransferTransport {
             var request = urlRequest
             if let file = transfer.bodyFile { request.httpBodyStream = InputStream(url: file) }
             task = session.downloadTask(with: request) { location, response, error in
-                finish(Result {
-                    if let error {
-                        guard let challenged = challengedResponse() else { throw error }
-                        return (try Self.response(from: challenged), nil)
-                    }
-                    guard let location else {
-                        throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")
-                    }
-                    try Self.moveDownload(at: location, to: destination)
-                    return (try Self.response(from: response), nil)
-                })
+                finish(
+                    Result {
+                        if let error {
+                            guard let challenged = challengedResponse() else { throw error }
+                            return (try Self.response(from: challenged), nil)
+                        }
+                        guard let location else {
+                            throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")
+                        }
+                        try Self.moveDownload(at: location, to: destination)
+                        return (try Self.response(from: response), nil)
+                    })
             }
         } else if let file = transfer.bodyFile {
             task = session.uploadTask(with: urlRequest, fromFile: file) { data, response, error in
-                finish(Result {
-                    if let error {
-                        guard let challenged = challengedResponse() else { throw error }
-                        return (try Self.response(from: challenged), HTTPBody(data ?? Data()))
-                    }
-                    let data = data ?? Data()
-                    guard data.count <= transfer.bodyLimit else {
-                        throw CourierError(
-                            .responseTooLarge,
-                            message: "The response body has \(data.count) bytes; the limit is \(transfer.bodyLimit)."
-                        )
-                    }
-                    return (try Self.response(from: response), HTTPBody(data))
-                })
+                finish(
+                    Result {
+                        if let error {
+                            guard let challenged = challengedResponse() else { throw error }
+                            return (try Self.response(from: challenged), HTTPBody(data ?? Data()))
+                        }
+                        let data = data ?? Data()
+                        guard data.count <= transfer.bodyLimit else {
+                            throw CourierError(
+                                .responseTooLarge,
+                                message: "The response body has \(data.count) bytes; the limit is \(transfer.bodyLimit)."
+                            )
+                        }
+                        return (try Self.response(from: response), HTTPBody(data))
+                    })
             }
         } else {
             throw CourierError(.invalidRequest, message: "A file transfer needs a file to read or to write.")

@@ -129,7 +129,7 @@ public struct SessionTransport: ClientTransport, InMemoryTransport {
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
-        // Cookies are the client's business (``Configuration/cookies``), never the session's jar.
+        // Cookies are the client's business (``Configuration/cookieJar``), never the session's jar.
         urlRequest.httpShouldHandleCookies = false
         for field in request.headerFields where field.name != .cookie {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)

@@ -20,7 +20,7 @@ extension URLSession {
     /// - No `URLCache`: a response is never served from, or kept in, a cache the app did not ask
     ///   for (on Linux the shared cache also grew resident memory by about 150 bytes per request).
     /// - No cookie storage and no credential storage: cookies follow the client's
-    ///   ``Configuration/cookies`` on every transport, credentials its middleware; nothing is
+    ///   ``Configuration/cookieJar`` on every transport, credentials its middleware; nothing is
     ///   written to disk.
     /// - Up to 64 connections per host, as the AsyncHTTPClient transport keeps (URLSession's
     ///   default is 6).
