@@ -200,3 +200,11 @@ func makeHotPathClient(base: BaseURL) -> Client {
         $0.timeout = .seconds(5)
     }
 }
+
+// MARK: Basic authentication
+
+func makeBasicClient(base: BaseURL) -> Client {
+    Client(baseURL: base) {
+        $0.middleware = [BasicAuthenticationMiddleware(username: "ada", password: "lovelace")]
+    }
+}
