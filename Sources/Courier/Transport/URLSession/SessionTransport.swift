@@ -10,7 +10,7 @@ import FoundationNetworking
 /// Courier's transport over `URLSession`: the default on every platform.
 ///
 /// On Apple platforms ordinary calls go through swift-openapi-urlsession's `URLSessionTransport`.
-/// On Linux they go through data tasks of Courier's own, whose delegate (``SessionDelegate``)
+/// On Linux they go through data tasks of Courier's own, whose delegate
 /// receives the body piece by piece: a body past the client's size limit stops the transfer, a 401
 /// challenge is answered with the 401 itself, and cancelling never calls into URLSession on the
 /// cancelling thread. Uploads from a file (``RequestBody/file(_:contentType:)``) and downloads to
