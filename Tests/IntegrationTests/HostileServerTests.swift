@@ -5,10 +5,28 @@ import Testing
 /// What a hostile or broken server sends, from a raw socket, through every transport.
 @Suite("Nothing a server sends crashes, hangs or exhausts the client")
 struct HostileServerTests {
-    static func client(_ server: HostileServer, _ transport: TransportKind, limit: Int = 16 * 1024 * 1024) -> Client {
+    static func client(
+        _ server: HostileServer,
+        _ transport: TransportKind,
+        limit: Int = 16 * 1024 * 1024,
+        middleware: [any Middleware] = []
+    ) -> Client {
         Client(baseURL: BaseURL(server.baseURL), transport: transport.make()) {
             $0.maximumResponseBodySize = limit
             $0.timeout = .seconds(10)
+            $0.middleware = middleware
+        }
+    }
+
+    /// A step that changes nothing, so that a call takes the path through the middleware chain.
+    struct PassThrough: Middleware {
+        func intercept(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            context: MiddlewareContext,
+            next: MiddlewareNext
+        ) async throws -> (HTTPResponse, HTTPBody?) {
+            try await next(request, body, context)
         }
     }
 
@@ -73,7 +91,8 @@ struct HostileServerTests {
     @Test(
         "an endless body stops at the size limit: the client stops reading and closes", arguments: TransportKind.allCases,
         [true, false])
-    func endlessBody(transport: TransportKind, chunked: Bool) async throws {
+    func endlessBody(transport: TransportKind, throughMiddleware: Bool) async throws {
+        let chunked = throughMiddleware
         let head =
             chunked
             ? "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n"
@@ -82,7 +101,10 @@ struct HostileServerTests {
         let server = try await HostileServer.start(.endless(head: head, chunk: 64 * 1024))
         let limit = 1024 * 1024
         let (result, elapsed) = await measure {
-            await capture { try await Self.client(server, transport, limit: limit).send(Request<Data>(.get, "x")) }
+            await capture {
+                try await Self.client(server, transport, limit: limit, middleware: throughMiddleware ? [PassThrough()] : [])
+                    .send(Request<Data>(.get, "x"))
+            }
         }
         #expect(result.error?.kind == .responseTooLarge)
         #expect(elapsed < hangBound)
