@@ -72,9 +72,10 @@ enum JSONNumberReader {
             mantissa = scaled
         }
         if negative {
+            // JSONDecoder negates a magnitude that fits `T`: `-9223372036854775808.0` is not Int64.min.
             guard T.isSigned else { return mantissa == 0 ? 0 : nil }
-            guard mantissa <= UInt64(T.max) + 1 else { return nil }
-            return mantissa == UInt64(T.max) + 1 ? T.min : 0 - T(mantissa)
+            guard mantissa <= UInt64(T.max) else { return nil }
+            return 0 - T(mantissa)
         }
         return T(exactly: mantissa)
     }
@@ -101,6 +102,16 @@ enum JSONNumberReader {
             index += 1
         }
         return negative ? -exponent : exponent
+    }
+
+    /// Whether every digit of the number's significand is 0 (`0`, `-0.0`, `0e-400`): a number
+    /// that reads as zero without being written as zero is below the type's range.
+    static func isZero(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return true }
+            if byte &- UInt8(ascii: "1") < 9 { return false }
+        }
+        return true
     }
 
     /// Powers of ten that a `Double` holds exactly.
