@@ -50,6 +50,24 @@ extension GeneratedInputTests {
             }
         }
 
+        @Test("generated numbers of 16 to 19 significant digits read to the same Double, to the last bit")
+        func generatedLongSignificands() async {
+            await propertyCheck(count: 3000, input: Gen<UInt64>.value(in: 0...UInt64.max)) { seed in
+                var random = SeededRandom(state: seed)
+                let numbers = (0..<20).map { _ in
+                    let digits = String(UInt64.random(in: 1_000_000_000_000_000...UInt64.max, using: &random)).prefix(Int.random(in: 16...19, using: &random))
+                    let point = Int.random(in: 1...digits.count, using: &random)
+                    let sign = Bool.random(using: &random) ? "-" : ""
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: return "\(sign)\(digits.prefix(point)).\(digits.dropFirst(point).isEmpty ? "0" : String(digits.dropFirst(point)))"
+                    case 1: return "\(sign)\(digits)e\(Int.random(in: -30...25, using: &random))"
+                    default: return "\(sign)0.\(digits)"
+                    }
+                }
+                Self.typed.expectAgreement([Double].self, Data("[\(numbers.joined(separator: ","))]".utf8))
+            }
+        }
+
         static let wideIntegerTexts = [
             "-9223372036854775808.0", "-9223372036854775808", "-9223372036854775808e0", "-922337203685477580.8e1",
             "-9223372036854775807.0", "9223372036854775807.0", "9223372036854775808.0", "18446744073709551615.0",
