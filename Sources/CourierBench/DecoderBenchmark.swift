@@ -13,8 +13,9 @@ enum DecoderBenchmark {
         var decodeFoundation: (Data) throws -> Void
     }
 
-    /// The server's benchmark record (180 bytes), 100 of them (18 KB), and a 1 MB page of movies
-    /// in TheMovieDB's snake_case.
+    /// The server's benchmark record (180 bytes), 100 of them (18 KB), a 1 MB page of movies
+    /// in TheMovieDB's snake_case, and payloads shaped as twitter.json, citm_catalog.json and
+    /// canada.json.
     static func payloads() -> [Payload] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -40,6 +41,19 @@ enum DecoderBenchmark {
                 name: "movie_page_1mb", bytes: moviePage(bytes: 1_000_000),
                 decodeUTF8: { _ = try snake.decode(MovieApiResponse.self, from: $0) },
                 decodeFoundation: { _ = try foundationSnake.decode(MovieApiResponse.self, from: $0) }),
+            // Generated in the shapes of nativejson-benchmark's corpus (see each type).
+            Payload(
+                name: "corpus_twitter", bytes: TwitterCorpus.make(),
+                decodeUTF8: { _ = try snake.decode(TwitterCorpus.SearchResponse.self, from: $0) },
+                decodeFoundation: { _ = try foundationSnake.decode(TwitterCorpus.SearchResponse.self, from: $0) }),
+            Payload(
+                name: "corpus_citm_catalog", bytes: CatalogCorpus.make(),
+                decodeUTF8: { _ = try plain.decode(CatalogCorpus.Catalog.self, from: $0) },
+                decodeFoundation: { _ = try foundation.decode(CatalogCorpus.Catalog.self, from: $0) }),
+            Payload(
+                name: "corpus_canada", bytes: CanadaCorpus.make(),
+                decodeUTF8: { _ = try plain.decode(CanadaCorpus.FeatureCollection.self, from: $0) },
+                decodeFoundation: { _ = try foundation.decode(CanadaCorpus.FeatureCollection.self, from: $0) }),
         ]
     }
 

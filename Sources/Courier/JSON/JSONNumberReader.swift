@@ -72,9 +72,10 @@ enum JSONNumberReader {
             mantissa = scaled
         }
         if negative {
+            // JSONDecoder negates a magnitude that fits `T`: `-9223372036854775808.0` is not Int64.min.
             guard T.isSigned else { return mantissa == 0 ? 0 : nil }
-            guard mantissa <= UInt64(T.max) + 1 else { return nil }
-            return mantissa == UInt64(T.max) + 1 ? T.min : 0 - T(mantissa)
+            guard mantissa <= UInt64(T.max) else { return nil }
+            return 0 - T(mantissa)
         }
         return T(exactly: mantissa)
     }
@@ -103,6 +104,16 @@ enum JSONNumberReader {
         return negative ? -exponent : exponent
     }
 
+    /// Whether every digit of the number's significand is 0 (`0`, `-0.0`, `0e-400`): a number
+    /// that reads as zero without being written as zero is below the type's range.
+    static func isZero(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return true }
+            if byte &- UInt8(ascii: "1") < 9 { return false }
+        }
+        return true
+    }
+
     /// Powers of ten that a `Double` holds exactly.
     private static let exactPowersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -115,9 +126,13 @@ enum JSONNumberReader {
         return Double(String(decoding: bytes, as: UTF8.self)) ?? .nan
     }
 
-    /// Clinger's fast path: at most 15 significant digits (so the digits are an exact `Double`)
-    /// scaled by a power of ten up to 22 (also exact) gives the correctly rounded result with one
-    /// multiplication or division. Anything else returns `nil` for the full conversion.
+    /// Up to 19 significant digits (a `UInt64`) scaled by a modest power of ten, correctly
+    /// rounded without the text conversion; anything else returns `nil` for the full conversion.
+    ///
+    /// Clinger's fast path first: at most 15 digits (an exact `Double`) and a power of ten up to
+    /// 22 (also exact) give the correctly rounded result with one multiplication or division.
+    /// Longer significands, as coordinates and measurements are written (`-65.613616999999977`),
+    /// are divided or multiplied exactly in integers (see ``scaledDown(_:by:)``).
     private static func fastDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = bytes.startIndex
         let negative = bytes[index] == UInt8(ascii: "-")
@@ -134,8 +149,8 @@ enum JSONNumberReader {
                 break
             } else {
                 if mantissa != 0 || byte != UInt8(ascii: "0") { digits += 1 }
-                guard digits <= 15 else { return nil }
-                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                guard digits <= 19 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
                 if seenPoint { scale -= 1 }
             }
             index += 1
@@ -143,11 +158,52 @@ enum JSONNumberReader {
         let exponent = Self.exponent(bytes, from: index)
         guard abs(exponent) < 1000 else { return nil }
         scale += exponent
-        var value = Double(mantissa)
-        if mantissa != 0 {
-            guard abs(scale) <= 22 else { return nil }
+        var value: Double
+        if mantissa == 0 {
+            value = 0
+        } else if digits <= 15, abs(scale) <= 22 {
+            value = Double(mantissa)
             value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
+        } else if scale < 0, -scale < powersOfFive.count {
+            value = scaledDown(mantissa, by: -scale)
+        } else if scale >= 0, scale < powersOfFive.count {
+            let (high, low) = mantissa.multipliedFullWidth(by: powersOfFive[scale])
+            value = rounded(UInt128(high) << 64 | UInt128(low), exponent: scale, inexact: false)
+        } else {
+            return nil
         }
         return negative ? -value : value
+    }
+
+    /// 5^0 through 5^27, every power of five a `UInt64` holds.
+    private static let powersOfFive: [UInt64] = (0..<28).map { power in (0..<power).reduce(1) { value, _ in value * 5 } }
+
+    /// `mantissa / 10^power`, correctly rounded: `mantissa × 2^shift / 5^power` in integers (one
+    /// 128-by-64-bit division, the shift chosen so that the quotient has 62 to 64 bits), then
+    /// that quotient rounded to 53 bits with the remainder breaking ties, times `2^-(shift + power)`.
+    private static func scaledDown(_ mantissa: UInt64, by power: Int) -> Double {
+        let divisor = powersOfFive[power]
+        let divisorWidth = 64 - divisor.leadingZeroBitCount
+        let shift = 63 + divisorWidth - (64 - mantissa.leadingZeroBitCount)
+        let numerator = UInt128(mantissa) << shift
+        // numerator < 2^(63 + divisorWidth) <= 2^64 × divisor: the quotient fits 64 bits.
+        let (quotient, remainder) = divisor.dividingFullWidth((high: UInt64(truncatingIfNeeded: numerator >> 64), low: UInt64(truncatingIfNeeded: numerator)))
+        return rounded(UInt128(quotient), exponent: -shift - power, inexact: remainder != 0)
+    }
+
+    /// `value × 2^exponent` with `value` rounded to 53 bits, half to even; `inexact` says there
+    /// are non-zero bits below `value`'s last (a remainder), which settle a tie upwards. The
+    /// result must be a normal `Double`, as every caller's is.
+    private static func rounded(_ value: UInt128, exponent: Int, inexact: Bool) -> Double {
+        let width = 128 - value.leadingZeroBitCount
+        guard width > 53 else {
+            return Double(sign: .plus, exponent: exponent, significand: Double(UInt64(truncatingIfNeeded: value)))
+        }
+        let dropped = width - 53
+        var significand = UInt64(truncatingIfNeeded: value >> dropped)
+        let rest = value & ((1 << dropped) - 1)
+        let half = UInt128(1) << (dropped - 1)
+        if rest > half || (rest == half && (inexact || significand & 1 == 1)) { significand += 1 }
+        return Double(sign: .plus, exponent: exponent + dropped, significand: Double(significand))
     }
 }

@@ -19,7 +19,8 @@ final class JSONTape {
         case object, array
         /// A string without escapes: its bytes are its UTF-8.
         case string
-        /// A string with at least one escape.
+        /// A string with at least one escape; also a member name with any non-ASCII byte, which
+        /// is compared as a `String` (canonical equivalence: a precomposed "é" is a decomposed one).
         case escapedString
         /// A number without a fraction or exponent.
         case integer
@@ -191,7 +192,7 @@ final class JSONTape {
                 let reason: JSONSyntaxError.Reason = afterComma && bytes[position] == UInt8(ascii: "}") ? .trailingComma : .expectedMemberName
                 throw JSONSyntaxError(reason, at: position)
             }
-            try string()
+            try string(isName: true)
             skipWhitespace()
             guard position < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
             guard bytes[position] == UInt8(ascii: ":") else { throw JSONSyntaxError(.expectedColon, at: position) }
@@ -279,7 +280,7 @@ final class JSONTape {
         }
 
         /// A string from its opening quote; `position` ends after the closing quote.
-        private mutating func string() throws(JSONSyntaxError) {
+        private mutating func string(isName: Bool = false) throws(JSONSyntaxError) {
             let start = position + 1
             position = start
             var escaped = false
@@ -311,6 +312,7 @@ final class JSONTape {
                 case 0..<0x20:
                     throw JSONSyntaxError(.controlCharacterInString, at: position)
                 case 0x80...:
+                    if isName { escaped = true }
                     try multiByteScalar()
                 default:
                     position += 1

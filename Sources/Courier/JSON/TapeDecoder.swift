@@ -56,6 +56,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     @exclusivity(unchecked) var hintObject = -1
     @exclusivity(unchecked) var hintPosition = 0
     @exclusivity(unchecked) var hintMember = 0
+    /// Per entry, whether an object may repeat a member name (see ``mayRepeatNames(_:snakeCase:)``);
+    /// made on first use.
+    @exclusivity(unchecked) var nameStates: UnsafeMutablePointer<UInt8>?
     /// Per object, its member names after a custom key strategy → value index.
     @exclusivity(unchecked) var convertedNames: [Int: [String: Int]] = [:]
     /// The types ``arrayType(_:)`` was last asked about, and the answers: a document holds few
@@ -70,6 +73,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         nullIndex = document.nullIndex
         self.options = options
         path.reserveCapacity(16)
+    }
+
+    deinit {
+        nameStates?.deallocate()
     }
 
     private init(sharing other: TapeDecoder, index: Int, path: [any CodingKey]) {
@@ -163,9 +170,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         case .strings: return unsafeBitCast(try leaves(at: index) { try self.string(at: $0, path: $1()) }, to: T.self)
         case .ints: return unsafeBitCast(try leaves(at: index) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self)
         case .doubles: return unsafeBitCast(try leaves(at: index) { try self.double(at: $0, path: $1()) }, to: T.self)
-        case .date: return unsafeBitCast(try date(at: index), to: T.self)
-        case .data: return unsafeBitCast(try data(at: index), to: T.self)
-        case .url: return unsafeBitCast(try url(at: index), to: T.self)
+        // JSONDecoder names these types when it finds null, and calls no custom strategy.
+        case .date: return unsafeBitCast(try date(at: try nonNull(Date.self, at: index)), to: T.self)
+        case .data: return unsafeBitCast(try data(at: try nonNull(Data.self, at: index)), to: T.self)
+        case .url: return unsafeBitCast(try url(at: try nonNull(URL.self, at: index)), to: T.self)
         case .decimal: return unsafeBitCast(try decimal(at: index), to: T.self)
         case nil: break
         }
@@ -279,6 +287,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         withBytes(at: index) { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// `index`, or the error for a `type` value found null.
+    private func nonNull(_ type: Any.Type, at index: Int) throws -> Int {
+        guard entries[index].kind != .null else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        }
+        return index
+    }
+
     private func valueNotFound(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
         .valueNotFound(type, .init(codingPath: path, debugDescription: "Expected \(type) value but found null instead."))
     }
@@ -329,7 +345,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         switch entries[index].kind {
         case .integer, .number:
             let value = withBytes(at: index) { JSONNumberReader.double($0) }
-            guard value.isFinite else {
+            // As JSONDecoder: a non-zero number too small for the type is an error, not 0.
+            guard value.isFinite, value != 0 || withBytes(at: index, { JSONNumberReader.isZero($0) }) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Parsed JSON number <\(text(at: index))> does not fit in Double."))
             }
             return value
@@ -346,7 +363,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         case .integer, .number:
             // Parsed as a Float directly: rounding through Double first could round twice.
             let text = text(at: index)
-            guard let value = Float(text), value.isFinite else {
+            guard let value = Float(text), value.isFinite, value != 0 || withBytes(at: index, { JSONNumberReader.isZero($0) }) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "Parsed JSON number <\(text)> does not fit in Float."))
             }
             return value
@@ -360,7 +377,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     /// A string standing for an infinity or NaN, under `.convertFromString`.
     private func nonConforming(at index: Int) -> Double? {
-        guard let names = options.nonConformingFloats, let text = try? string(at: index, path: []) else { return nil }
+        // JSONDecoder compares the string as written: `"\u004eaN"` is not "NaN".
+        guard let names = options.nonConformingFloats, entries[index].kind == .string else { return nil }
+        let text = text(at: index)
         switch text {
         case names.positiveInfinity: return .infinity
         case names.negativeInfinity: return -.infinity
@@ -396,11 +415,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         case .millisecondsSince1970:
             return Date(timeIntervalSince1970: try double(at: index, path: path) / 1000)
         case .iso8601:
-            let text = try string(at: index, path: path)
-            guard let date = ISO8601DateReader.date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Expected date string to be ISO8601-formatted."))
+            // The common form read here; any other text (other forms, errors) by Foundation.
+            let kind = entries[index].kind
+            if kind == .string, let date = withBytes(at: index, { ISO8601DateReader.date(from: $0) }) {
+                return date
             }
-            return date
+            guard kind == .string || kind == .escapedString else { throw typeMismatch(String.self, at: index, path: path) }
+            return try foundationValue(Date.self, at: index)
         case .custom(let decode):
             return try at(index) { try decode(self) }
         #if canImport(Darwin)

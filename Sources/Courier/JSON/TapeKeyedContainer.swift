@@ -100,7 +100,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     // MARK: Lookup
 
-    /// The value index of the member named `name`, or `nil`.
+    /// The value index of the first member named `name`, or `nil`.
     private func find(_ name: String) -> Int? {
         if let converted { return converted[name] }
         let snakeCase = isSnakeCase
@@ -109,11 +109,22 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let decoder = self.decoder
             let entries = decoder.entries
             let count = Int(entries[object].count)
+            // A key with a byte past ASCII is compared as a `String` with every name.
+            let wantedIsASCII = Self.isASCII(wanted)
+            let inPlace = !snakeCase && wantedIsASCII
             var position = object + 1
             var member = 0
             if decoder.hintObject == object, decoder.hintMember < count {
                 position = decoder.hintPosition
                 member = decoder.hintMember
+            }
+            // A match before the wrap from a hint further on may have an earlier namesake, and
+            // JSONDecoder reads the first: objects that may repeat a name are searched from the top.
+            // Objects of up to four plain names are searched from the top without asking: a few
+            // length comparisons cost less than hashing their names.
+            if member > 0, (count <= 4 && !snakeCase) || decoder.mayRepeatNames(object, snakeCase: snakeCase) {
+                position = object + 1
+                member = 0
             }
             for _ in 0..<count {
                 let valueIndex = position + 1
@@ -122,9 +133,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 let entry = entries[position]
                 // A plain name, compared in place; the others through `matches`.
                 let found =
-                    entry.kind == .string && !snakeCase
+                    entry.kind == .string && inPlace
                     ? Int(entry.length) == wanted.count && Self.bytesEqual(decoder.bytes, at: Int(entry.start), wanted)
-                    : Self.matches(entry, wanted, in: decoder.bytes, snakeCase: snakeCase)
+                    : Self.matches(entry, wanted, in: decoder.bytes, snakeCase: snakeCase, wantedIsASCII: wantedIsASCII)
                 if found {
                     decoder.hintObject = object
                     decoder.hintPosition = following
@@ -142,22 +153,28 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
+    /// Whether every byte of `bytes` is ASCII.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for byte in bytes { any |= byte }
+        return any < 0x80
+    }
+
     private static func matches(
         _ entry: JSONTape.Entry,
         _ wanted: UnsafeBufferPointer<UInt8>,
         in bytes: UnsafeBufferPointer<UInt8>,
-        snakeCase: Bool
+        snakeCase: Bool,
+        wantedIsASCII: Bool
     ) -> Bool {
         let name = UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<entry.end])
-        if snakeCase {
-            if entry.kind == .string, let matches = SnakeCaseName.matches(name, converted: wanted) { return matches }
-            let written = entry.kind == .escapedString ? JSONStringUnescaper.string(from: name) : String(decoding: name, as: UTF8.self)
-            return convertFromSnakeCase(written).utf8.elementsEqual(wanted)
+        if entry.kind == .string, wantedIsASCII {
+            if !snakeCase { return name.count == wanted.count && bytesEqual(bytes, at: Int(entry.start), wanted) }
+            if let matches = SnakeCaseName.matches(name, converted: wanted) { return matches }
         }
-        if entry.kind == .escapedString {
-            return JSONStringUnescaper.string(from: name).utf8.elementsEqual(wanted)
-        }
-        return name.count == wanted.count && bytesEqual(bytes, at: Int(entry.start), wanted)
+        // Compared as `String`s, as JSONDecoder compares: canonically equivalent names are equal.
+        let written = entry.kind == .escapedString ? JSONStringUnescaper.string(from: name) : String(decoding: name, as: UTF8.self)
+        return (snakeCase ? convertFromSnakeCase(written) : written) == String(decoding: wanted, as: UTF8.self)
     }
 
     /// `memcmp(…) == 0` for the short runs member names are, without the call into the C
@@ -276,6 +293,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         let index = try valueIndex(key)
         let path = path(key)
+        if decoder.entries[index].kind == .null {
+            throw DecodingError.valueNotFound([String: Any].self, .init(codingPath: path, debugDescription: "Cannot get keyed decoding container -- found null value instead"))
+        }
         guard decoder.entries[index].kind == .object else {
             throw DecodingError.typeMismatch(
                 [String: Any].self,
@@ -290,6 +310,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let index = try valueIndex(key)
         let path = path(key)
+        if decoder.entries[index].kind == .null {
+            throw DecodingError.valueNotFound([Any].self, .init(codingPath: path, debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
+        }
         guard decoder.entries[index].kind == .array else {
             throw DecodingError.typeMismatch(
                 [Any].self,

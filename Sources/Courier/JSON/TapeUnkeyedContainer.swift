@@ -119,9 +119,45 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         return value
     }
 
+    // MARK: Optional values
+
+    // JSONDecoder's `decodeIfPresent` moves on at the end too (the standard library's default
+    // does not): `currentIndex` counts every call, as it does there.
+
+    mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: String.Type) throws -> String? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try ifPresent { try $0.decode(type) } }
+    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? { try ifPresent { try $0.decode(type) } }
+
+    /// `nil`, one step on, at the end or at a null; otherwise the element `decode` reads.
+    private mutating func ifPresent<T>(_ decode: (inout Self) throws -> T) throws -> T? {
+        if isAtEnd {
+            currentIndex += 1
+            return nil
+        }
+        if decoder.entries[position].kind == .null {
+            advance()
+            return nil
+        }
+        return try decode(&self)
+    }
+
+    // MARK: Containers
+
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let path = elementPath
-        let index = try next([String: Any].self)
+        let index = try next(KeyedDecodingContainer<NestedKey>.self)
         guard decoder.entries[index].kind == .object else {
             throw mismatch([String: Any].self, at: index, path: path)
         }
@@ -131,7 +167,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let path = elementPath
-        let index = try next([Any].self)
+        let index = try next((any UnkeyedDecodingContainer).self)
         guard decoder.entries[index].kind == .array else {
             throw mismatch([Any].self, at: index, path: path)
         }
@@ -141,7 +177,10 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder {
         let path = elementPath
-        let index = try next(Never.self)
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound((any Decoder).self, .init(codingPath: path, debugDescription: "Cannot get superDecoder() -- unkeyed container is at end."))
+        }
+        let index = position
         advance()
         return decoder.detached(at: index, path: path)
     }

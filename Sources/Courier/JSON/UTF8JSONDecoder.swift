@@ -23,7 +23,18 @@ import Foundation
 /// - A number that does not fit its type (`300` for an `Int8`, `1.5` for an `Int`) or a date that
 ///   is not ISO 8601 is `dataCorrupted` in both, but with the member's coding path here, where
 ///   Foundation's is empty.
-/// - When an object names the same member twice, which of the two is read is not specified.
+///
+/// Where it reads the same as `JSONDecoder` though the rule is not obvious:
+/// - When an object names the same member twice, the first is read, whatever order the members
+///   are asked for in; names are compared as `String`s, so a precomposed "é" in the JSON finds a
+///   decomposed one in a coding key.
+/// - A non-zero number too small for its type (`1e-400` for a `Double`, `1e-46` for a `Float`)
+///   is `dataCorrupted`, not 0.
+/// - `.iso8601` reads `2024-05-01T12:30:00Z` and `…00.250+02:00` itself and hands any other text to
+///   Foundation's parser: Foundation's leniencies (`+02`, `GMT`, `24:00:00`, `2024-02-30` rolled
+///   over to March 1, Julian dates before 1582-10-15) come with it, so dates never differ.
+/// - A string standing for NaN or an infinity under `.convertFromString` must be written without
+///   escapes (`"\u004eaN"` is not `"NaN"`).
 public struct UTF8JSONDecoder: Sendable {
     /// How member names become coding keys; as `JSONDecoder`'s.
     public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys

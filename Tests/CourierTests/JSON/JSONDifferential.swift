@@ -19,6 +19,8 @@ struct JSONDifferential {
     }
 
     var configure: @Sendable (JSONDecoder) -> Void = { _ in }
+    /// Whether a `valueNotFound` or `typeMismatch` must also name the same type.
+    var comparesTypes = false
 
     func outcomes<T: Decodable & Equatable>(_ type: T.Type, _ data: Data) -> (ours: Outcome, foundation: Outcome, equalValues: Bool) {
         let foundation = JSONDecoder()
@@ -30,7 +32,7 @@ struct JSONDifferential {
         if case .success(let x) = a, case .success(let y) = b {
             equal = x == y || String(describing: x) == String(describing: y)  // NaN is not equal to itself
         }
-        return (Self.outcome(a), Self.outcome(b), equal)
+        return (Self.outcome(a, typed: comparesTypes), Self.outcome(b, typed: comparesTypes), equal)
     }
 
     /// Records an issue unless both decoders agree on `data`.
@@ -48,15 +50,15 @@ struct JSONDifferential {
         }
     }
 
-    static func outcome<T>(_ result: Result<T, any Error>) -> Outcome {
+    static func outcome<T>(_ result: Result<T, any Error>, typed: Bool = false) -> Outcome {
         switch result {
         case .success(let value):
             return .value(String(describing: value))
         case .failure(let error as DecodingError):
             switch error {
             case .keyNotFound(let key, let context): return .error("keyNotFound(\(key.stringValue))", path: path(context))
-            case .typeMismatch(_, let context): return .error("typeMismatch", path: path(context))
-            case .valueNotFound(_, let context): return .error("valueNotFound", path: path(context))
+            case .typeMismatch(let type, let context): return .error(typed ? "typeMismatch(\(type))" : "typeMismatch", path: path(context))
+            case .valueNotFound(let type, let context): return .error(typed ? "valueNotFound(\(type))" : "valueNotFound", path: path(context))
             case .dataCorrupted(let context): return .error("dataCorrupted", path: path(context))
             @unknown default: return .error("unknown", path: [])
             }
