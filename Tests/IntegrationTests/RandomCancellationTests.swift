@@ -4,7 +4,7 @@ import Foundation
 import ReferenceServer
 import Testing
 
-@Suite("Random cancellation never hangs a transport", .timingSensitive)
+@Suite("Random cancellation never hangs a transport", .heavyLoad)
 struct RandomCancellationTests {
     static let rounds = 20
     static let callsPerRound = 500
