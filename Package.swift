@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 /// Every target: Swift 6 language mode (strict concurrency), `any` spelled out, imports explicit.
@@ -9,8 +9,9 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Courier",
-    // Hummingbird (the reference server) and `Duration`-based timeouts set the floor.
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    // `Duration` and `ContinuousClock` set the floor; newer APIs are behind `if #available`
+    // (`Task.immediate`). Hummingbird 2.28 declares macOS 11, so the reference server needs no more.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
