@@ -7,18 +7,31 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The AsyncHTTPClient transport's dependencies exist only while the `AsyncHTTPClient` trait is on.
+let ahc = TargetDependencyCondition.when(traits: ["AsyncHTTPClient"])
+
 let package = Package(
     name: "Courier",
     // `Duration` and `ContinuousClock` set the floor; newer APIs are behind `if #available`
     // (`Task.immediate`). Hummingbird 2.28 declares macOS 11, so the reference server needs no more.
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    // Only the libraries apps depend on. A dependent clones the dependencies of every product, so
+    // the reference server, the example APIs, the demo and the benchmarks are targets only:
+    // `swift run courier-demo`, `swift run -c release courier-bench` and `swift test` still work here.
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        // Empty unless the dependent enables the `AsyncHTTPClient` trait (see the traits below).
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
-        .library(name: "ExampleAPIs", targets: ["ExampleAPIs"]),
-        .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
-        .executable(name: "courier-demo", targets: ["CourierDemo"]),
-        .executable(name: "courier-bench", targets: ["CourierBench"]),
+    ],
+    // `AsyncHTTPClient` is off by default: an app depending on `Courier` does not clone SwiftNIO,
+    // NIO SSL or AsyncHTTPClient. A server turns it on with
+    // `.package(url: …, from: …, traits: ["AsyncHTTPClient"])`.
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "Adds the CourierAsyncHTTPClient product: Courier's transport over AsyncHTTPClient (SwiftNIO)."
+        ),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -58,11 +71,13 @@ let package = Package(
             name: "CourierAsyncHTTPClient",
             dependencies: [
                 "Courier",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Conditions on the product dependencies themselves: SwiftPM decides what a
+                // dependent clones from these, not from conditions on edges between our targets.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: ahc),
+                .product(name: "NIOCore", package: "swift-nio", condition: ahc),
+                .product(name: "NIOPosix", package: "swift-nio", condition: ahc),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: ahc),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: ahc),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,7 +1,9 @@
 // The README's tutorial, verbatim: `ReadmeTests` checks that every Swift block of README.md appears
 // here, and runs it against the reference server.
 import Courier
+#if AsyncHTTPClient
 import CourierAsyncHTTPClient
+#endif
 import Foundation
 import Logging
 
@@ -153,6 +155,7 @@ func countBytes(_ client: Client) async throws -> Int {
 
 // MARK: TLS: custom roots and public-key pins
 
+#if AsyncHTTPClient
 func makePinnedClient(rootPEM: String, currentKey: String, backupKey: String) throws -> (Client, HTTPClientTransport) {
     let transport = try HTTPClientTransport(trust: ServerTrust(
         additionalRootCertificates: [rootPEM],
@@ -161,6 +164,7 @@ func makePinnedClient(rootPEM: String, currentKey: String, backupKey: String) th
     // The transport owns its HTTPClients: call `try await transport.shutdown()` when done.
     return (Client(baseURL: "https://api.example.com/v1", transport: transport), transport)
 }
+#endif
 
 // MARK: Reading JSON
 
