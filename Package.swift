@@ -16,8 +16,9 @@ let package = Package(
     // (`Task.immediate`). Hummingbird 2.28 declares macOS 11, so the reference server needs no more.
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     // Only the libraries apps depend on. A dependent clones the dependencies of every product, so
-    // the reference server, the example APIs, the demo and the benchmarks are targets only:
-    // `swift run courier-demo`, `swift run -c release courier-bench` and `swift test` still work here.
+    // the reference server, the example APIs, the demo and the benchmarks are targets only; here
+    // they run as before, with `--traits AsyncHTTPClient` for that transport (`.ci/run`):
+    // `swift run --traits AsyncHTTPClient courier-demo`, `swift test --traits AsyncHTTPClient`.
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         // Empty unless the dependent enables the `AsyncHTTPClient` trait (see the traits below).
