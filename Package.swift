@@ -106,8 +106,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Named as the command, so `swift run courier-demo` finds it without an executable product.
         .executableTarget(
-            name: "CourierDemo",
+            name: "courier-demo",
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
@@ -116,10 +117,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/CourierDemo",
             swiftSettings: swiftSettings
         ),
+        // Named as the command, so `swift run courier-bench` finds it without an executable product.
         .executableTarget(
-            name: "CourierBench",
+            name: "courier-bench",
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
@@ -133,6 +136,7 @@ let package = Package(
                 // Only to measure Courier's own AsyncHTTPClient transport against this one.
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
+            path: "Sources/CourierBench",
             swiftSettings: swiftSettings
         ),
         .testTarget(
