@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import Foundation
 import PackageDescription
 
@@ -8,17 +8,31 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The AsyncHTTPClient transport's dependencies exist only while the `AsyncHTTPClient` trait is on.
+let ahc = TargetDependencyCondition.when(traits: ["AsyncHTTPClient"])
+
 let package = Package(
     name: "Courier",
-    // Hummingbird (the reference server) and `Duration`-based timeouts set the floor.
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    // `Duration` and `ContinuousClock` set the floor; newer APIs are behind `if #available`
+    // (`Task.immediate`). Hummingbird 2.28 declares macOS 11, so the reference server needs no more.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    // Only the libraries apps depend on. A dependent clones the dependencies of every product, so
+    // the reference server, the example APIs, the demo and the benchmarks are targets only; here
+    // they run as before: `swift run courier-demo`, `swift test`.
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        // Empty unless the dependent enables the `AsyncHTTPClient` trait (see the traits below).
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
-        .library(name: "ExampleAPIs", targets: ["ExampleAPIs"]),
-        .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
-        .executable(name: "courier-demo", targets: ["CourierDemo"]),
-        .executable(name: "courier-bench", targets: ["CourierBench"]),
+    ],
+    // `AsyncHTTPClient` is on by default, so that this package's own commands build and test both
+    // transports as written. An app that wants no SwiftNIO, NIO SSL or AsyncHTTPClient clone
+    // depends with `.package(url: …, from: …, traits: [])`; a server keeps the default.
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "Adds the CourierAsyncHTTPClient product: Courier's transport over AsyncHTTPClient (SwiftNIO)."
+        ),
+        .default(enabledTraits: ["AsyncHTTPClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -60,13 +74,14 @@ let package = Package(
             name: "CourierAsyncHTTPClient",
             dependencies: [
                 "Courier",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                // Conditions on the product dependencies themselves: SwiftPM decides what a
+                // dependent clones from these, not from conditions on edges between our targets.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: ahc),
+                .product(name: "NIOCore", package: "swift-nio", condition: ahc),
+                .product(name: "NIOPosix", package: "swift-nio", condition: ahc),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: ahc),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: ahc),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: ahc),
             ],
             swiftSettings: swiftSettings
         ),
@@ -95,8 +110,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Named as the command, so `swift run courier-demo` finds it without an executable product.
         .executableTarget(
-            name: "CourierDemo",
+            name: "courier-demo",
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
@@ -105,10 +121,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/CourierDemo",
             swiftSettings: swiftSettings
         ),
+        // Named as the command, so `swift run courier-bench` finds it without an executable product.
         .executableTarget(
-            name: "CourierBench",
+            name: "courier-bench",
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
@@ -122,6 +140,7 @@ let package = Package(
                 // Only to measure Courier's own AsyncHTTPClient transport against this one.
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
+            path: "Sources/CourierBench",
             swiftSettings: swiftSettings
         ),
         .testTarget(

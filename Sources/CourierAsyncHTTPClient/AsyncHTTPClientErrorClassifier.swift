@@ -1,3 +1,5 @@
+// Compiled with the package trait `AsyncHTTPClient`; without it this module is empty.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import Foundation
@@ -65,3 +67,4 @@ enum AsyncHTTPClientErrorClassifier {
         }
     }
 }
+#endif

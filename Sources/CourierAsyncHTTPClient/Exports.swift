@@ -5,4 +5,6 @@
 //     configuration.proxy = .server(host: "proxy.internal", port: 3128)
 //     let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
 //     let api = Client(baseURL: base, transport: .asyncHTTPClient(client))
+#if AsyncHTTPClient
 @_exported import AsyncHTTPClient
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the package trait `AsyncHTTPClient`; without it this module is empty.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTPCompression
@@ -34,3 +36,4 @@ extension HTTPClient {
         return configuration
     }
 }
+#endif

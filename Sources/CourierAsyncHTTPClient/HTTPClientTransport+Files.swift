@@ -1,3 +1,5 @@
+// Compiled with the package trait `AsyncHTTPClient`; without it this module is empty.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import Foundation
@@ -145,3 +147,4 @@ struct FileBuffers: AsyncSequence, Sendable {
         AsyncIterator(owner: self)
     }
 }
+#endif

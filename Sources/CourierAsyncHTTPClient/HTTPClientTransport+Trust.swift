@@ -1,6 +1,7 @@
+// Compiled with the package trait `AsyncHTTPClient`; without it this module is empty.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
-import Crypto
 import Foundation
 import NIOCore
 import NIOPosix
@@ -100,7 +101,7 @@ struct PinCheck: Sendable {
         }
         let digest: [UInt8]
         do {
-            digest = Array(SHA256.hash(data: try certificate.extractPublicKey().toSPKIBytes()))
+            digest = SHA256.hash(try certificate.extractPublicKey().toSPKIBytes())
         } catch {
             throw CourierError(.untrustedServer, message: "The public key of \(host)'s certificate could not be read.", underlyingError: error)
         }
@@ -113,3 +114,4 @@ struct PinCheck: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the package trait `AsyncHTTPClient`; without it this module is empty.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Courier
 import Foundation
@@ -215,3 +217,4 @@ extension ClientTransport where Self == HTTPClientTransport {
         HTTPClientTransport(client: client)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// The transports compared include AsyncHTTPClient: built with the package trait `AsyncHTTPClient`
+// (`swift run -c release --traits AsyncHTTPClient courier-bench`); CourierBench+WithoutTrait.swift otherwise.
+#if AsyncHTTPClient
 import ArgumentParser
 import AsyncHTTPClient
 import Courier
@@ -247,12 +250,4 @@ struct CourierBench: AsyncParsableCommand {
         return line
     }
 }
-
-func format(_ value: Double, _ decimals: Int) -> String {
-    String(format: "%.\(decimals)f", value)
-}
-
-/// Writes a line at once: a reader on a pipe sees every result even if the run is cut short.
-func output(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
+#endif

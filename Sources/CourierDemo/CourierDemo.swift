@@ -1,6 +1,8 @@
 import ArgumentParser
 import Courier
+#if AsyncHTTPClient
 import CourierAsyncHTTPClient
+#endif
 import ExampleAPIs
 import Foundation
 import Logging
@@ -22,10 +24,19 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     case urlsession
     case asynchttpclient
 
-    func make() -> any ClientTransport {
+    func make() throws -> any ClientTransport {
         switch self {
-        case .urlsession: .urlSession()
-        case .asynchttpclient: .asyncHTTPClient()
+        case .urlsession:
+            return .urlSession()
+        case .asynchttpclient:
+            #if AsyncHTTPClient
+            return .asyncHTTPClient()
+            #else
+            throw ValidationError(
+                "This build has no AsyncHTTPClient transport; build with the package trait: "
+                    + "swift run --traits AsyncHTTPClient courier-demo --transport asynchttpclient"
+            )
+            #endif
         }
     }
 
@@ -47,6 +58,7 @@ struct Demo: AsyncParsableCommand {
     var transport = TransportChoice.urlsession
 
     func run() async throws {
+        let clientTransport = try transport.make()
         let server = try await ReferenceServer.start()
         let flow = AppFlow(
             environment: .custom(BaseURL(server.baseURL)),
@@ -55,7 +67,7 @@ struct Demo: AsyncParsableCommand {
             movieAPIKey: server.movieAPIKey,
             credentials: ReferenceServer.demoCredentials,
             offlinePort: try await ReferenceServer.unusedPort(),
-            transport: transport.make()
+            transport: clientTransport
         )
         flow.transcript.write(
             "Courier demo: reference server at \(server.baseURL), analytics at \(server.analyticsBaseURL), transport \(transport.displayName)"
@@ -119,7 +131,7 @@ struct Run: AsyncParsableCommand {
             movieAPIKey: apiKey,
             credentials: (email, password),
             offlinePort: try await ReferenceServer.unusedPort(),
-            transport: transport.make()
+            transport: try transport.make()
         )
         flow.transcript.write("Courier demo against \(baseURL), transport \(transport.displayName)")
         try finish(flow.transcript, failures: await flow.run())

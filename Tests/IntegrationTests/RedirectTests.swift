@@ -1,5 +1,7 @@
 import Courier
+#if AsyncHTTPClient
 import CourierAsyncHTTPClient
+#endif
 import ExampleAPIs
 import Foundation
 import HTTPTypes
@@ -138,6 +140,7 @@ struct RedirectTests {
         }
     }
 
+    #if AsyncHTTPClient
     // URLSession on Linux cannot trust the loopback root, so this runs over AsyncHTTPClient; the
     // decision is Courier's own on every transport (see RedirectDecisionTests).
     @Test("https never continues as plain http unless allowed, and never with a body")
@@ -169,6 +172,7 @@ struct RedirectTests {
         await server.stop()
         await plain.stop()
     }
+    #endif
 
     @Test("a Location naming a port above 65535 is an invalid response, never a crash", arguments: TransportKind.allCases)
     func impossiblePort(transport: TransportKind) async throws {

@@ -1,3 +1,5 @@
+// Pinning is the AsyncHTTPClient transport's: these run with the package trait `AsyncHTTPClient`.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 @testable import Courier
 import CourierAsyncHTTPClient
@@ -124,3 +126,4 @@ struct TLSPinningTests {
         #expect(error?.kind == .invalidRequest)
     }
 }
+#endif

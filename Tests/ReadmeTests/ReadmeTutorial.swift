@@ -3,7 +3,9 @@
 // Laid out as the documentation shows it, comments aligned:
 // swift-format-ignore-file
 import Courier
+#if AsyncHTTPClient
 import CourierAsyncHTTPClient
+#endif
 import Foundation
 import Logging
 
@@ -155,6 +157,7 @@ func countBytes(_ client: Client) async throws -> Int {
 
 // MARK: TLS: custom roots and public-key pins
 
+#if AsyncHTTPClient
 func makePinnedClient(rootPEM: String, currentKey: String, backupKey: String) throws -> (Client, HTTPClientTransport) {
     let transport = try HTTPClientTransport(trust: ServerTrust(
         additionalRootCertificates: [rootPEM],
@@ -163,6 +166,7 @@ func makePinnedClient(rootPEM: String, currentKey: String, backupKey: String) th
     // The transport owns its HTTPClients: call `try await transport.shutdown()` when done.
     return (Client(baseURL: "https://api.example.com/v1", transport: transport), transport)
 }
+#endif
 
 // MARK: Reading JSON
 

@@ -80,7 +80,7 @@ open class PinningSessionDelegate: NSObject, URLSessionDelegate, @unchecked Send
         guard let spki = SubjectPublicKeyInfo.der(algorithm: algorithm, keySizeInBits: size, rawKey: Array(raw)) else {
             return nil
         }
-        return Array(SHA256.hash(data: spki))
+        return Array(CryptoKit.SHA256.hash(data: spki))
     }
 }
 #endif

@@ -1,18 +1,25 @@
 import Courier
+#if AsyncHTTPClient
 import CourierAsyncHTTPClient
+#endif
 import ExampleAPIs
 import Foundation
 import ReferenceServer
 
-/// The transports every integration scenario runs on.
+/// The transports every integration scenario runs on; AsyncHTTPClient's only when the package trait
+/// `AsyncHTTPClient` is on (`swift test --traits AsyncHTTPClient`, as `.ci/run` does).
 enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case urlSession
+    #if AsyncHTTPClient
     case asyncHTTPClient
+    #endif
 
     func make() -> any ClientTransport {
         switch self {
         case .urlSession: .urlSession()
+        #if AsyncHTTPClient
         case .asyncHTTPClient: .asyncHTTPClient()
+        #endif
         }
     }
 

@@ -1,0 +1,63 @@
+import Courier
+import Testing
+
+@Suite("SHA-256")
+struct SHA256Tests {
+    /// The FIPS 180-4 examples (NIST CSRC "SHA256.pdf", "SHA2 additional examples").
+    @Test(
+        "matches the NIST test vectors",
+        arguments: [
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            ),
+            (
+                "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+                "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+            ),
+        ]
+    )
+    func nistVectors(message: String, digest: String) {
+        #expect(hex(SHA256.hash(Array(message.utf8))) == digest)
+    }
+
+    @Test("hashes a million 'a's (the FIPS 180-4 long message)")
+    func millionA() {
+        let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        #expect(hex(SHA256.hash(message)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// Lengths around the padding boundaries: 55 bytes is the longest message whose length still fits
+    /// in its last block, 56 the first that needs another.
+    @Test(
+        "pads correctly around block boundaries",
+        arguments: [
+            (55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
+            (56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"),
+            (57, "f13b2d724659eb3bf47f2dd6af1accc87b81f09f59f2b75e5c0bed6589dfe8c6"),
+            (63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34"),
+            (64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
+            (65, "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0"),
+            (119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"),
+            (120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c"),
+            (128, "6836cf13bac400e9105071cd6af47084dfacad4e5e302c94bfed24e013afb73e"),
+        ]
+    )
+    func blockBoundaries(length: Int, digest: String) {
+        #expect(hex(SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: length))) == digest)
+    }
+
+    @Test("hashes every byte value (0 through 255)")
+    func allByteValues() {
+        #expect(hex(SHA256.hash(Array(UInt8.min...UInt8.max))) == "40aff2e9d2d8922e47afd4648e6967497158785fbd1da870e7110266bf944880")
+    }
+
+    private func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+}
