@@ -125,10 +125,7 @@ public final class Client: Sendable {
         // What reading the response needs, taken out here: the call's task then holds these, not
         // a copy of the whole request.
         let decoding = request.decoding
-        let decoder = ResponseJSONDecoder(
-            settings: request.decoder ?? snapshot.value.decoder,
-            implementation: request.jsonDecoderImplementation ?? snapshot.value.jsonDecoderImplementation
-        )
+        let decoder = ResponseJSONDecoder(for: request, configuration: snapshot.value)
         return try await run(prepared, configuration: snapshot) {
             let (response, bytes) = try await self.exchangeInMemory(prepared, configuration: snapshot, progress: progress)
             return try ResponseReader.read(
@@ -157,10 +154,7 @@ public final class Client: Sendable {
         let snapshot = self.snapshot
         let prepared = try RequestBuilder.prepare(request, snapshot: snapshot)
         let decoding = request.decoding
-        let decoder = ResponseJSONDecoder(
-            settings: request.decoder ?? snapshot.value.decoder,
-            implementation: request.jsonDecoderImplementation ?? snapshot.value.jsonDecoderImplementation
-        )
+        let decoder = ResponseJSONDecoder(for: request, configuration: snapshot.value)
         let record = ExchangeRecord()
         return try await run(prepared, configuration: snapshot) {
             let (response, bytes) = try await self.exchangeInMemory(prepared, configuration: snapshot, progress: nil, record: record)

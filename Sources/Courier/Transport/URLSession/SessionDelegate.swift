@@ -72,23 +72,33 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         handler?.completed(task.response, error: error)
     }
 
-    /// Every challenge gets the platform's default handling, except on Linux: there an HTTP
-    /// authentication challenge (a 401 with `WWW-Authenticate`; server trust is never asked) is
-    /// raised once the whole 401 has arrived and, unless answered with a credential, either waits
-    /// forever or cancels the task (swift-corelibs-foundation#5456). Courier's middleware handles
-    /// 401s, so the 401 is delivered from here and the task cancelled.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        #if canImport(FoundationNetworking)
-        if let handler = handlers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
-            handler.completed(task.response, error: nil)
-        } else {
-            challenged.withLock { _ = $0.insert(task.taskIdentifier) }
+        Self.answer(completionHandler) {
+            if let handler = handlers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+                handler.completed(task.response, error: nil)
+            } else {
+                challenged.withLock { _ = $0.insert(task.taskIdentifier) }
+            }
         }
+    }
+
+    /// How Courier's delegates answer a challenge. Every challenge gets the platform's default
+    /// handling, except on Linux: there an HTTP authentication challenge (a 401 with
+    /// `WWW-Authenticate`; server trust is never asked) is raised once the whole 401 has arrived
+    /// and, unless answered with a credential, either waits forever or cancels the task
+    /// (swift-corelibs-foundation#5456). Courier's middleware handles 401s, so `deliverResponse`
+    /// hands the 401 on and the challenge is cancelled.
+    static func answer(
+        _ completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void,
+        deliverResponse: () -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        deliverResponse()
         // Cancelling waits on URLSession's queue, which may be the one running this callback.
         UncheckedDataTask.elsewhere { completionHandler(.cancelAuthenticationChallenge, nil) }
         #else

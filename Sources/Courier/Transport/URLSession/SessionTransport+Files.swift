@@ -228,12 +228,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        #if canImport(FoundationNetworking)
-        state.withLock { $0.challenged = true }
-        completionHandler(.cancelAuthenticationChallenge, nil)
-        #else
-        completionHandler(.performDefaultHandling, nil)
-        #endif
+        SessionDelegate.answer(completionHandler) { state.withLock { $0.challenged = true } }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
