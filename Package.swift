@@ -21,6 +21,8 @@ let package = Package(
     // they run as before: `swift run courier-demo`, `swift test`.
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        // The JSON decoder alone, for code that wants it without the networking layer.
+        .library(name: "CourierJSON", targets: ["CourierJSON"]),
         // Empty unless the dependent enables the `AsyncHTTPClient` trait (see the traits below).
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
     ],
@@ -59,8 +61,13 @@ let package = Package(
     ],
     targets: [
         .target(
+            name: "CourierJSON",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "Courier",
             dependencies: [
+                "CourierJSON",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
@@ -147,6 +154,7 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier",
+                "CourierJSON",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Logging", package: "swift-log"),

@@ -23,7 +23,7 @@ import OpenAPIRuntime
 /// Lifetimes: the default `HTTPClient` (``AsyncHTTPClient/HTTPClient/courierShared``) lives for the
 /// whole process and is never shut down. An `HTTPClient` you pass in stays yours: shut it down
 /// after the last request.
-public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
+public struct HTTPClientTransport: ClientTransport, BodyCollectingTransport {
     /// The `HTTPClient` requests go through (hosts with public-key pins have their own, see
     /// ``init(trust:eventLoopGroup:configuration:)``).
     public let client: HTTPClient
@@ -78,12 +78,12 @@ public struct HTTPClientTransport: ClientTransport, InMemoryTransport {
 
     /// Sends a request and reads the whole response body with AsyncHTTPClient's own
     /// `collect(upTo:)`; errors are ``CourierError``s.
-    package func sendInMemory(
+    package func send(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
         operationID: String,
-        upTo limit: Int
+        collectingUpTo limit: Int
     ) async throws -> (HTTPResponse, HTTPBody.ByteChunk) {
         do {
             let (response, head) = try await execute(request, body: body, baseURL: baseURL)

@@ -35,23 +35,20 @@ extension Client {
         }
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).part")
-        return try await run(prepared, configuration: snapshot) {
-            do {
-                let (response, body) = try await self.exchange(
-                    prepared,
-                    configuration: snapshot,
-                    delivery: .file(partial),
-                    progress: progress
-                )
+        let errorFormat = snapshot.value.errorFormat
+        let bodyLimit = snapshot.value.maximumResponseBodySize
+        do {
+            return try await perform(prepared, configuration: snapshot, delivery: .file(partial), progress: progress) {
+                response, body in
                 guard response.status.kind == .successful else {
-                    let data = try await Self.collect(body, upTo: snapshot.value.maximumResponseBodySize)
-                    throw ResponseReader.error(for: response, body: data, errorFormat: snapshot.value.errorFormat)
+                    let data = try await ResponseBody.data(of: body, upTo: bodyLimit)
+                    throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat)
                 }
                 return try Self.finishDownload(from: partial, to: destination, response: response)
-            } catch {
-                try? FileManager.default.removeItem(at: partial)
-                throw error
             }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
         }
     }
 
@@ -108,16 +105,12 @@ extension Client {
     ) async throws(CourierError) -> ResponseStream {
         let snapshot = self.snapshot
         let prepared = try Self.prepareTransfer(endpoint.request, configuration: snapshot.value)
-        return try await run(prepared, configuration: snapshot) {
-            let (response, body) = try await self.exchange(
-                prepared,
-                configuration: snapshot,
-                delivery: .stream,
-                progress: progress
-            )
+        let errorFormat = snapshot.value.errorFormat
+        let bodyLimit = snapshot.value.maximumResponseBodySize
+        return try await perform(prepared, configuration: snapshot, delivery: .stream, progress: progress) { response, body in
             guard response.status.kind == .successful else {
-                let data = try await Self.collect(body, upTo: snapshot.value.maximumResponseBodySize)
-                throw ResponseReader.error(for: response, body: data, errorFormat: snapshot.value.errorFormat)
+                let data = try await ResponseBody.data(of: body, upTo: bodyLimit)
+                throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat)
             }
             return ResponseStream(response: response, body: body)
         }

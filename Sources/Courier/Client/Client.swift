@@ -20,16 +20,16 @@ import OpenAPIURLSession
 /// Every call can be cancelled: cancel the calling task, cancel the ``RequestHandle`` of a
 /// completion-handler call, or call ``cancelAll()``.
 public final class Client: Sendable {
-    /// The configuration, in a box of its own: a call takes one reference to it instead of
-    /// copying a value of a dozen reference-counted members (and releasing them again).
+    /// The configuration, frozen in a box: a call takes one reference to it.
     private let state: LockedState<ConfigurationSnapshot>
-    private let inFlight = InFlightRequests()
+    /// Calls in flight: what ``cancelAll()`` and ``activity`` reach.
+    let inFlight = InFlightRequests()
     /// Attempts in flight and their deadlines: a retried request has one per attempt.
     let attempts = InFlightRequests()
     /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI `ClientTransport`.
     public let transport: any ClientTransport
     /// The transport, when it reads whole bodies itself: looked up once, not per call.
-    let inMemoryTransport: (any InMemoryTransport)?
+    let collectingTransport: (any BodyCollectingTransport)?
 
     /// Creates a client.
     /// - Parameters:
@@ -38,7 +38,7 @@ public final class Client: Sendable {
     public init(configuration: Configuration, transport: any ClientTransport = .urlSession()) {
         self.state = LockedState(ConfigurationSnapshot(configuration))
         self.transport = transport
-        self.inMemoryTransport = transport as? any InMemoryTransport
+        self.collectingTransport = transport as? any BodyCollectingTransport
     }
 
     /// Creates a client for a base URL.
@@ -119,24 +119,7 @@ public final class Client: Sendable {
         _ endpoint: E,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(CourierError) -> E.Response {
-        let request = endpoint.request
-        let snapshot = self.snapshot
-        let prepared = try RequestBuilder.prepare(request, snapshot: snapshot)
-        // What reading the response needs, taken out here: the call's task then holds these, not
-        // a copy of the whole request.
-        let decoding = request.decoding
-        let decoder = ResponseJSONDecoder(for: request, configuration: snapshot.value)
-        return try await run(prepared, configuration: snapshot) {
-            let (response, bytes) = try await self.exchangeInMemory(prepared, configuration: snapshot, progress: progress)
-            return try ResponseReader.read(
-                response,
-                // An empty body (204, HEAD) needs no storage of its own.
-                body: bytes.isEmpty ? Data() : Data(bytes),
-                decoding: decoding,
-                decoder: decoder,
-                errorFormat: snapshot.value.errorFormat
-            )
-        }
+        try await decode(endpoint, progress: progress) { value, _, _ in value }
     }
 
     /// Sends the call and returns its decoded response with the status, header fields, final URL
@@ -150,28 +133,43 @@ public final class Client: Sendable {
     /// - Returns: The decoded value and how it arrived.
     /// - Throws: ``CourierError``, as ``send(_:)`` does.
     public func response<E: Endpoint>(for endpoint: E) async throws(CourierError) -> DecodedResponse<E.Response> {
-        let request = endpoint.request
-        let snapshot = self.snapshot
-        let prepared = try RequestBuilder.prepare(request, snapshot: snapshot)
-        let decoding = request.decoding
-        let decoder = ResponseJSONDecoder(for: request, configuration: snapshot.value)
-        let record = ExchangeRecord()
-        return try await run(prepared, configuration: snapshot) {
-            let (response, bytes) = try await self.exchangeInMemory(prepared, configuration: snapshot, progress: nil, record: record)
-            let value = try ResponseReader.read(
-                response,
-                body: bytes.isEmpty ? Data() : Data(bytes),
-                decoding: decoding,
-                decoder: decoder,
-                errorFormat: snapshot.value.errorFormat
-            )
-            return DecodedResponse(
+        try await decode(endpoint, progress: nil) { value, response, record in
+            DecodedResponse(
                 value: value,
                 status: response.status,
                 headerFields: response.headerFields,
-                url: record.url ?? prepared.origin,
+                url: record.url ?? record.origin,
                 attempts: max(record.attempts, 1)
             )
+        }
+    }
+
+    /// Sends the call with its body read into memory and decodes it as the endpoint says; `finish`
+    /// makes the caller's value of the decoded one.
+    private func decode<E: Endpoint, Value: Sendable>(
+        _ endpoint: E,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        finish: @escaping @Sendable (E.Response, HTTPResponse, ExchangeRecord) -> Value
+    ) async throws(CourierError) -> Value {
+        let request = endpoint.request
+        let snapshot = self.snapshot
+        let prepared = try RequestBuilder.prepare(request, snapshot: snapshot)
+        // What reading needs, taken out of the request here: the call holds these, not the request.
+        let decoding = request.decoding
+        let decoder = ResponseJSONDecoder(for: request, configuration: snapshot.value)
+        let errorFormat = snapshot.value.errorFormat
+        let bodyLimit = snapshot.value.maximumResponseBodySize
+        let record = ExchangeRecord(origin: prepared.origin)
+        return try await perform(prepared, configuration: snapshot, delivery: .memory, progress: progress, record: record) {
+            response, body in
+            let value = try ResponseReader.read(
+                response,
+                body: try await ResponseBody.data(of: body, upTo: bodyLimit),
+                decoding: decoding,
+                decoder: decoder,
+                errorFormat: errorFormat
+            )
+            return finish(value, response, record)
         }
     }
 
@@ -187,29 +185,6 @@ public final class Client: Sendable {
         completion: @escaping @MainActor @Sendable (Result<DecodedResponse<E.Response>, CourierError>) -> Void
     ) -> RequestHandle {
         RequestHandle.start({ try await self.response(for: endpoint) }, completion: completion)
-    }
-
-    /// Runs one call's work in a task that ``cancelAll()`` can reach, mapping whatever it throws to
-    /// a ``CourierError`` that names the request.
-    ///
-    /// Without middleware a call is exactly one attempt: then this task carries the attempt's
-    /// deadline and the attempt runs in it (see ``Configuration/attemptsRunInCallTask``), which
-    /// saves a task and a thread hop per call.
-    func run<Value: Sendable>(
-        _ prepared: PreparedRequest,
-        configuration snapshot: ConfigurationSnapshot,
-        _ operation: @escaping @Sendable () async throws -> Value
-    ) async throws(CourierError) -> Value {
-        let deadline: ContinuousClock.Instant? = snapshot.value.attemptsRunInCallTask ? .now + prepared.timeout : nil
-        do {
-            return try await inFlight.perform(
-                deadline: deadline,
-                timeoutError: Self.timeoutError(after: prepared.timeout),
-                operation
-            )
-        } catch {
-            throw CourierError(error).with(request: prepared.request)
-        }
     }
 
     /// Sends the call and reports the result to `completion` on the main actor.

@@ -30,7 +30,7 @@ public struct Configuration: Sendable {
     /// endpoint's own decoder wins. ``jsonDecoderImplementation`` says which implementation
     /// applies them.
     public var decoder = JSONDecoder()
-    /// Which implementation reads JSON responses with ``decoder``'s settings: ``UTF8JSONDecoder``
+    /// Which implementation reads JSON responses with ``decoder``'s settings: `UTF8JSONDecoder`
     /// by default (several times faster), or `JSONDecoder`. An endpoint's own choice wins.
     public var jsonDecoderImplementation: JSONDecoderImplementation = .utf8
     /// Writes JSON bodies. An endpoint's own encoder wins.
@@ -63,34 +63,9 @@ public struct Configuration: Sendable {
     /// by default. See ``Middleware`` for the order and the built-in steps.
     public var middleware: [any Middleware] = []
 
-    /// Whether a call is exactly one attempt, run in the call's own task: true without middleware,
-    /// as no step can repeat or abandon an attempt and go on.
-    var attemptsRunInCallTask: Bool { middleware.isEmpty }
-
     /// Creates a configuration with defaults.
     /// - Parameter baseURL: The backend's base URL.
     public init(baseURL: BaseURL) {
         self.baseURL = baseURL
-    }
-}
-
-/// One configuration, frozen: what a call reads its settings from.
-final class ConfigurationSnapshot: Sendable {
-    let value: Configuration
-    /// What applies to each request of a call, the first and every redirect's.
-    let hops: HopPolicy
-
-    init(_ value: Configuration) {
-        self.value = value
-        var credentials = value.credentialFields
-        for case let authentication as AuthenticationMiddleware in value.middleware {
-            credentials.insert(authentication.scheme)
-        }
-        self.hops = HopPolicy(
-            redirectLimit: value.redirectLimit,
-            credentialFields: credentials,
-            allowsInsecureRedirects: value.allowsInsecureRedirects,
-            cookieJar: value.cookieJar
-        )
     }
 }

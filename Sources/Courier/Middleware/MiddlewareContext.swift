@@ -18,17 +18,9 @@ public struct MiddlewareContext: Sendable {
     /// The header fields and query parameters that carry credentials in this client's requests
     /// (``Configuration/credentialFields`` and its authentication schemes'): never to be logged.
     public var credentialFields: CredentialFields = .default
-    /// Receives upload and download progress, when the caller asked for it.
-    var progress: (@Sendable (TransferProgress) -> Void)?
-    /// The file a request body streams from, with the body made for it: the transport may read the
-    /// file itself when the body reaching it is still that one.
-    var upload: (file: URL, body: HTTPBody)?
-    /// Where the response body goes.
-    var delivery = ResponseDelivery.memory
-    /// Where an attempt leaves the bytes of a body it read into memory, for the call to take.
-    var collected: CollectedBody?
-    /// Where the call notes the URL its response came from and the attempts it made.
-    var record: ExchangeRecord?
+    /// Where the call notes the URL its last response came from and the attempts it made; `nil`
+    /// in a context made outside a client.
+    public internal(set) var record: ExchangeRecord?
 
     /// Creates a context; the client makes one per call, tests make their own.
     /// - Parameters:

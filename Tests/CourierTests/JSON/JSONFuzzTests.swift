@@ -1,8 +1,9 @@
+import Courier
 import Foundation
 import PropertyBased
 import Testing
 
-@testable import Courier
+@testable import CourierJSON
 
 extension GeneratedInputTests {
     /// Random and mutated byte strings through `UTF8JSONDecoder`: never a crash, and the same

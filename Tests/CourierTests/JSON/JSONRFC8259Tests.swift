@@ -1,7 +1,8 @@
+import Courier
 import Foundation
 import Testing
 
-@testable import Courier
+@testable import CourierJSON
 
 /// RFC 8259 written out: what a JSON text may and may not be, and the values it stands for.
 @Suite("UTF8JSONDecoder reads JSON exactly as RFC 8259 defines it")

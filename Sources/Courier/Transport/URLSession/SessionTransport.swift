@@ -23,7 +23,7 @@ import FoundationNetworking
 ///
 /// On Linux, URLSession scales to about 16 requests in flight; for servers and command-line tools
 /// there, prefer the AsyncHTTPClient transport from the `CourierAsyncHTTPClient` product.
-public struct SessionTransport: ClientTransport, InMemoryTransport {
+public struct SessionTransport: ClientTransport, BodyCollectingTransport {
     /// The session requests are sent with.
     public let session: URLSession
     private let base: URLSessionTransport
@@ -74,19 +74,19 @@ public struct SessionTransport: ClientTransport, InMemoryTransport {
 
     /// Sends a request and reads its whole body, stopping the transfer once the body passes
     /// `limit` bytes (after content decoding).
-    package func sendInMemory(
+    package func send(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
         operationID: String,
-        upTo limit: Int
+        collectingUpTo limit: Int
     ) async throws -> (HTTPResponse, HTTPBody.ByteChunk) {
         #if canImport(FoundationNetworking)
         let urlRequest = try await Self.urlRequest(for: request, body: body, origin: baseURL)
         return try await run(urlRequest, handler: CollectingTaskHandler(limit: limit))
         #else
         let (response, responseBody) = try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
-        return (response, try await Client.collectBytes(responseBody, upTo: limit))
+        return (response, try await ResponseBody.bytes(of: responseBody, upTo: limit))
         #endif
     }
 

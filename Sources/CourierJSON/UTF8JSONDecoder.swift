@@ -6,8 +6,8 @@ import Foundation
 /// `Decodable` types read their values from it directly: member names are compared with the bytes
 /// in place, strings and numbers are converted only when asked for. It takes the same strategies
 /// as `JSONDecoder` and throws the same `DecodingError` cases with the same coding paths, so app
-/// code does not change. ``Client`` uses it for every JSON response unless
-/// ``Configuration/jsonDecoderImplementation`` says otherwise.
+/// code does not change. Courier's `Client` uses it for every JSON response unless
+/// `Configuration.jsonDecoderImplementation` says otherwise; it depends on nothing but Foundation.
 ///
 /// ```swift
 /// var decoder = UTF8JSONDecoder()

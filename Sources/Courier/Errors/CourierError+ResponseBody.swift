@@ -1,26 +1,3 @@
-import Foundation
-import HTTPTypes
-import OpenAPIRuntime
-
-/// A transport that reads a whole response body into memory itself, in fewer steps than the
-/// `HTTPBody` sequence its `ClientTransport` conformance returns (AsyncHTTPClient: its own
-/// `collect(upTo:)`, usually one buffer, with no asynchronous iteration per chunk).
-///
-/// ``Client/send(_:)`` takes this path when the call has no middleware (nothing else looks at the
-/// body) and no progress handler; everything else goes through `send(_:body:baseURL:operationID:)`.
-package protocol InMemoryTransport: ClientTransport {
-    /// Sends the request and reads the response body, which may have at most `limit` bytes.
-    /// - Returns: The response and its body; empty for `HEAD`.
-    /// - Throws: ``CourierError``, of kind ``CourierError/Kind/responseTooLarge`` past `limit`.
-    func sendInMemory(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        baseURL: URL,
-        operationID: String,
-        upTo limit: Int
-    ) async throws -> (HTTPResponse, HTTPBody.ByteChunk)
-}
-
 extension CourierError {
     /// The error for a response whose body stopped early because of `error`: a connection that
     /// closed or reset after the head arrived left the response incomplete

@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// The last step of every call's middleware chain: one attempt at the request, following
+/// redirects, within the attempt's timeout.
+///
+/// Each time a middleware calls `next` (a retry, a repeat after a token refresh) is one attempt.
+/// It runs in a task of its own that its deadline cancels, so that a timed-out attempt ends with
+/// ``CourierError/Kind/timedOut`` while the call goes on (a retry may follow); ``Client/cancelAll()``
+/// reaches it through the call's task.
+struct Attempt: Sendable {
+    /// Each redirect hop's request and response.
+    let exchange: TransportExchange
+    /// Redirects, credentials and cookies of each hop.
+    let hops: HopPolicy
+    /// The attempts in flight of the client, whose watchdog enforces their deadlines.
+    let registry: InFlightRequests
+    /// What the call learns on its way: the URL of the last response and the attempts made.
+    let record: ExchangeRecord
+
+    /// Runs one attempt: the signature of ``MiddlewareNext``, so that it ends the chain.
+    func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> (HTTPResponse, HTTPBody?) {
+        try await registry.perform(
+            deadline: .now + context.timeout,
+            timeoutError: Self.timeoutError(after: context.timeout)
+        ) {
+            try await followingRedirects(request, body: body, context: context)
+        }
+    }
+
+    /// The error of an attempt that ran out of time.
+    static func timeoutError(after timeout: Duration) -> CourierError {
+        CourierError(.timedOut, message: "No complete response within \(timeout).")
+    }
+
+    /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``),
+    /// each request with the jar's cookies and each response's cookies stored.
+    private func followingRedirects(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var (request, body, origin) = (request, body, context.origin)
+        // Targets already requested, filled in at the first redirect (most responses are not one).
+        var visited: Set<String> = []
+        while true {
+            let url = hops.cookieJar != nil ? Self.url(of: request, at: origin) : nil
+            let sent = url.map { hops.addingCookies(to: request, at: $0) } ?? request
+            let (response, responseBody) = try await exchange.send(sent, body: body, origin: origin, name: context.name)
+            if let url { hops.cookieJar?.store(from: response.headerFields, for: url) }
+            record.delivered(target: request.path, origin: origin, attempt: context.attempt)
+            guard hops.redirectLimit > 0,
+                let redirect = try Redirect.next(
+                    after: response,
+                    to: request,
+                    origin: origin,
+                    bodyIsReplayable: body.map { $0.iterationBehavior == .multiple } ?? true,
+                    credentialFields: hops.credentialFields,
+                    allowsInsecure: hops.allowsInsecureRedirects
+                )
+            else { return (response, responseBody) }
+            if visited.isEmpty { visited.insert(Self.target(of: request, at: origin)) }
+            let target = Self.target(of: redirect.request, at: redirect.origin)
+            var failure: CourierError?
+            if visited.count > hops.redirectLimit {
+                failure = CourierError(.tooManyRedirects, message: "Stopped after \(hops.redirectLimit) redirects.")
+            } else if !visited.insert(target).inserted {
+                failure = CourierError(.tooManyRedirects, message: "The server redirected in a loop, back to a URL already requested.")
+            }
+            if var failure {
+                failure.status = response.status
+                failure.responseHeaderFields = response.headerFields
+                throw failure
+            }
+            request = redirect.request
+            origin = redirect.origin
+            if redirect.dropsBody { body = nil }
+        }
+    }
+
+    /// The full URL of `request` below `origin`.
+    static func url(of request: HTTPRequest, at origin: URL) -> URL? {
+        URL(string: origin.absoluteString + (request.path ?? "/"))
+    }
+
+    /// What a redirect loop repeats: method, origin and path.
+    private static func target(of request: HTTPRequest, at origin: URL) -> String {
+        "\(request.method) \(origin.absoluteString)\(request.path ?? "/")"
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension Client {
+    /// The one path every call takes, whatever its public method: `send`, `response(for:)`,
+    /// `download`, `stream`, with or without middleware.
+    ///
+    /// 1. The call's task: registered so that ``cancelAll()`` reaches it, and cancelled with the
+    ///    calling task.
+    /// 2. The middleware fold (``MiddlewareChain``), outermost first; with no middleware it is
+    ///    the terminal step alone.
+    /// 3. The terminal step, ``Attempt``: each attempt in a task with its deadline, following
+    ///    redirects, each hop a ``TransportExchange`` that delivers the body as `delivery` says.
+    /// 4. `read`: the caller's own reading of the response (decode, save, hand over).
+    ///
+    /// - Parameters:
+    ///   - prepared: The built request.
+    ///   - snapshot: The configuration the call started with.
+    ///   - delivery: Where the response body goes.
+    ///   - progress: Receives upload and download progress.
+    ///   - record: Where the call notes the final URL and its attempts.
+    ///   - read: Turns the response and its body (in memory, unless delivered elsewhere) into the
+    ///     call's value.
+    /// - Returns: What `read` returns.
+    /// - Throws: ``CourierError``, naming the request.
+    func perform<Value: Sendable>(
+        _ prepared: PreparedRequest,
+        configuration snapshot: ConfigurationSnapshot,
+        delivery: ResponseDelivery,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        record: ExchangeRecord? = nil,
+        read: @escaping @Sendable (HTTPResponse, HTTPBody?) async throws -> Value
+    ) async throws(CourierError) -> Value {
+        do {
+            let (body, upload) = try Self.requestBody(of: prepared)
+            var context = MiddlewareContext(
+                name: prepared.name,
+                origin: prepared.origin,
+                requiresAuthentication: prepared.requiresAuthentication,
+                timeout: prepared.timeout
+            )
+            context.credentialFields = snapshot.hops.credentialFields
+            let record = record ?? ExchangeRecord(origin: prepared.origin)
+            context.record = record
+            let attempt = Attempt(
+                exchange: TransportExchange(
+                    transport: transport,
+                    collectingTransport: collectingTransport,
+                    delivery: delivery,
+                    progress: progress,
+                    upload: upload,
+                    bodyLimit: snapshot.value.maximumResponseBodySize
+                ),
+                hops: snapshot.hops,
+                registry: attempts,
+                record: record
+            )
+            let middleware = snapshot.value.middleware
+            let request = prepared.request
+            return try await inFlight.perform(deadline: nil) {
+                let (response, responseBody) = try await MiddlewareChain.run(
+                    middleware,
+                    request: request,
+                    body: body,
+                    context: context,
+                    terminal: attempt.run
+                )
+                return try await read(response, responseBody)
+            }
+        } catch {
+            throw CourierError(error).with(request: prepared.request)
+        }
+    }
+
+    /// The request body: the encoded bytes, or a body streaming from the file the endpoint sends,
+    /// kept beside that file.
+    private static func requestBody(of prepared: PreparedRequest) throws -> (HTTPBody?, (file: URL, body: HTTPBody)?) {
+        guard let file = prepared.bodyFile else { return (prepared.body.map { HTTPBody($0) }, nil) }
+        let body = try FileBody.body(for: file)
+        return (body, (file, body))
+    }
+}

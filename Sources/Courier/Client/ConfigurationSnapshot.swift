@@ -1,0 +1,20 @@
+/// One configuration, frozen: what a call reads its settings from.
+final class ConfigurationSnapshot: Sendable {
+    let value: Configuration
+    /// What applies to each request of a call, the first and every redirect's.
+    let hops: HopPolicy
+
+    init(_ value: Configuration) {
+        self.value = value
+        var credentials = value.credentialFields
+        for case let authentication as AuthenticationMiddleware in value.middleware {
+            credentials.insert(authentication.scheme)
+        }
+        self.hops = HopPolicy(
+            redirectLimit: value.redirectLimit,
+            credentialFields: credentials,
+            allowsInsecureRedirects: value.allowsInsecureRedirects,
+            cookieJar: value.cookieJar
+        )
+    }
+}
