@@ -109,7 +109,6 @@ public struct HTTPClientTransport: ClientTransport, BodyCollectingTransport {
 
     /// Sends the request through AsyncHTTPClient; the response's head as `HTTPResponse`, its body
     /// not read yet.
-    @inline(__always)
     private func execute(
         _ request: HTTPRequest,
         body: HTTPBody?,
