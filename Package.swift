@@ -8,6 +8,12 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The library, the example APIs and the executables: async functions also run on their caller's
+/// executor unless marked `@concurrent`, so the request path switches executor only where it must.
+/// (The reference server and the tests implement Hummingbird's and Swift Testing's protocols,
+/// written for the default.)
+let requestPathSettings = swiftSettings + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 /// The AsyncHTTPClient transport's dependencies exist only while the `AsyncHTTPClient` trait is on.
 let ahc = TargetDependencyCondition.when(traits: ["AsyncHTTPClient"])
 
@@ -62,7 +68,7 @@ let package = Package(
     targets: [
         .target(
             name: "CourierJSON",
-            swiftSettings: swiftSettings
+            swiftSettings: requestPathSettings
         ),
         .target(
             name: "Courier",
@@ -75,7 +81,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: requestPathSettings
         ),
         .target(
             name: "CourierAsyncHTTPClient",
@@ -90,12 +96,12 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: ahc),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: ahc),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: requestPathSettings
         ),
         .target(
             name: "ExampleAPIs",
             dependencies: ["Courier"],
-            swiftSettings: swiftSettings
+            swiftSettings: requestPathSettings
         ),
         .target(
             name: "ReferenceServer",
@@ -129,7 +135,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/CourierDemo",
-            swiftSettings: swiftSettings
+            swiftSettings: requestPathSettings
         ),
         // Named as the command, so `swift run courier-bench` finds it without an executable product.
         .executableTarget(
@@ -148,7 +154,7 @@ let package = Package(
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             path: "Sources/CourierBench",
-            swiftSettings: swiftSettings
+            swiftSettings: requestPathSettings
         ),
         .testTarget(
             name: "CourierTests",

@@ -195,7 +195,7 @@ func firstBytes(_ client: Client, count: Int) async throws -> [UInt8] {
 // MARK: Performance design
 
 func makeHotPathClient(base: BaseURL) -> Client {
-    // No middleware: each call is one task, and the body arrives in one piece from the transport.
+    // No middleware: no step between the call and its attempt; the body arrives in one piece.
     Client(baseURL: base, transport: .asyncHTTPClient()) {
         $0.timeout = .seconds(5)
     }
