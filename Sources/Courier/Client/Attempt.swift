@@ -8,16 +8,24 @@ import OpenAPIRuntime
 /// Each time a middleware calls `next` (a retry, a repeat after a token refresh) is one attempt.
 /// It runs in a task of its own that its deadline cancels, so that a timed-out attempt ends with
 /// ``CourierError/Kind/timedOut`` while the call goes on (a retry may follow); ``Client/cancelAll()``
-/// reaches it through the call's task.
-struct Attempt: Sendable {
+/// reaches it through the call's task. One per call, shared by its attempts.
+final class Attempt: Sendable {
     /// Each redirect hop's request and response.
     let exchange: TransportExchange
     /// Redirects, credentials and cookies of each hop.
     let hops: HopPolicy
     /// The attempts in flight of the client, whose watchdog enforces their deadlines.
     let registry: InFlightRequests
-    /// What the call learns on its way: the URL of the last response and the attempts made.
-    let record: ExchangeRecord
+    /// What the call learns on its way, when someone reads it: the URL of the last response and
+    /// the attempts made.
+    let record: ExchangeRecord?
+
+    init(exchange: TransportExchange, hops: HopPolicy, registry: InFlightRequests, record: ExchangeRecord?) {
+        self.exchange = exchange
+        self.hops = hops
+        self.registry = registry
+        self.record = record
+    }
 
     /// Runs one attempt: the signature of ``MiddlewareNext``, so that it ends the chain.
     func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> (HTTPResponse, HTTPBody?) {
@@ -25,7 +33,7 @@ struct Attempt: Sendable {
             deadline: .now + context.timeout,
             timeoutError: Self.timeoutError(after: context.timeout)
         ) {
-            try await followingRedirects(request, body: body, context: context)
+            try await self.followingRedirects(request, body: body, context: context)
         }
     }
 
@@ -49,7 +57,7 @@ struct Attempt: Sendable {
             let sent = url.map { hops.addingCookies(to: request, at: $0) } ?? request
             let (response, responseBody) = try await exchange.send(sent, body: body, origin: origin, name: context.name)
             if let url { hops.cookieJar?.store(from: response.headerFields, for: url) }
-            record.delivered(target: request.path, origin: origin, attempt: context.attempt)
+            record?.delivered(target: request.path, origin: origin, attempt: context.attempt)
             guard hops.redirectLimit > 0,
                 let redirect = try Redirect.next(
                     after: response,

@@ -19,7 +19,8 @@ extension Client {
     ///   - snapshot: The configuration the call started with.
     ///   - delivery: Where the response body goes.
     ///   - progress: Receives upload and download progress.
-    ///   - record: Where the call notes the final URL and its attempts.
+    ///   - record: Where the call notes the final URL and its attempts, for the caller; the call
+    ///     keeps one anyway when it has middleware, which may ask.
     ///   - read: Turns the response and its body (in memory, unless delivered elsewhere) into the
     ///     call's value.
     /// - Returns: What `read` returns.
@@ -41,7 +42,8 @@ extension Client {
                 timeout: prepared.timeout
             )
             context.credentialFields = snapshot.hops.credentialFields
-            let record = record ?? ExchangeRecord(origin: prepared.origin)
+            let middleware = snapshot.value.middleware
+            let record = record ?? (middleware.isEmpty ? nil : ExchangeRecord(origin: prepared.origin))
             context.record = record
             let attempt = Attempt(
                 exchange: TransportExchange(
@@ -56,7 +58,6 @@ extension Client {
                 registry: attempts,
                 record: record
             )
-            let middleware = snapshot.value.middleware
             let request = prepared.request
             return try await inFlight.perform(deadline: nil) {
                 let (response, responseBody) = try await MiddlewareChain.run(

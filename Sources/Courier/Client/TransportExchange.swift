@@ -43,7 +43,7 @@ struct TransportExchange: Sendable {
                 operationID: name,
                 collectingUpTo: bodyLimit
             )
-            return (response, HTTPBody(bytes))
+            return (response, Self.body(of: bytes))
         }
         let (response, responseBody) = try await transfer(request, body: body, origin: origin, name: name)
         switch delivery {
@@ -53,8 +53,13 @@ struct TransportExchange: Sendable {
         case .stream where response.status.kind == .successful:
             return (response, responseBody)
         default:
-            return (response, HTTPBody(try await ResponseBody.bytes(of: responseBody, upTo: bodyLimit)))
+            return (response, Self.body(of: try await ResponseBody.bytes(of: responseBody, upTo: bodyLimit)))
         }
+    }
+
+    /// A body read into memory, as the chain passes it on: none when it is empty.
+    private static func body(of bytes: HTTPBody.ByteChunk) -> HTTPBody? {
+        bytes.isEmpty ? nil : HTTPBody(bytes)
     }
 
     /// The request through `ClientTransport.send`, both bodies reporting progress when the call
