@@ -8,12 +8,6 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-/// The library, the example APIs and the executables: async functions also run on their caller's
-/// executor unless marked `@concurrent`, so the request path switches executor only where it must.
-/// (The reference server and the tests implement Hummingbird's and Swift Testing's protocols,
-/// written for the default.)
-let requestPathSettings = swiftSettings + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
-
 /// The AsyncHTTPClient transport's dependencies exist only while the `AsyncHTTPClient` trait is on.
 let ahc = TargetDependencyCondition.when(traits: ["AsyncHTTPClient"])
 
@@ -68,7 +62,7 @@ let package = Package(
     targets: [
         .target(
             name: "CourierJSON",
-            swiftSettings: requestPathSettings
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "Courier",
@@ -81,7 +75,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            swiftSettings: requestPathSettings
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "CourierAsyncHTTPClient",
@@ -96,12 +90,12 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: ahc),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: ahc),
             ],
-            swiftSettings: requestPathSettings
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "ExampleAPIs",
             dependencies: ["Courier"],
-            swiftSettings: requestPathSettings
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "ReferenceServer",
@@ -135,7 +129,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/CourierDemo",
-            swiftSettings: requestPathSettings
+            swiftSettings: swiftSettings
         ),
         // Named as the command, so `swift run courier-bench` finds it without an executable product.
         .executableTarget(
@@ -154,7 +148,7 @@ let package = Package(
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             path: "Sources/CourierBench",
-            swiftSettings: requestPathSettings
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CourierTests",

@@ -193,7 +193,7 @@ struct ResponseChunks: AsyncSequence, Sendable {
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
 
-        @concurrent mutating func next() async throws -> HTTPBody.ByteChunk? {
+        mutating func next() async throws -> HTTPBody.ByteChunk? {
             do {
                 guard let buffer = try await base.next() else { return nil }
                 return buffer.withUnsafeReadableBytes { ArraySlice($0) }

@@ -53,7 +53,7 @@ enum MicroBenchmark {
 
     /// Starts `operation` in a task of its own the way the client does, and waits for it.
     @inline(never)
-    static func roundTrip<Value: Sendable>(_ operation: sending @escaping @concurrent () async throws -> Value) async throws -> Value {
+    static func roundTrip<Value: Sendable>(_ operation: sending @escaping () async throws -> Value) async throws -> Value {
         #if compiler(>=6.2)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return try await Task.immediate(operation: operation).value

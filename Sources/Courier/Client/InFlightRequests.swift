@@ -44,7 +44,7 @@ final class InFlightRequests: Sendable {
     func perform<Value: Sendable>(
         deadline: ContinuousClock.Instant?,
         timeoutError: @autoclosure () -> any Error = CancellationError(),
-        _ operation: sending @escaping @concurrent () async throws -> Value
+        _ operation: sending @escaping () async throws -> Value
     ) async throws -> Value {
         let id = insert(deadline: deadline)
         let work = Self.startTask(operation)
@@ -65,7 +65,7 @@ final class InFlightRequests: Sendable {
 
     /// A task running `operation`, started on the calling thread where the platform can.
     private static func startTask<Value: Sendable>(
-        _ operation: sending @escaping @concurrent () async throws -> Value
+        _ operation: sending @escaping () async throws -> Value
     ) -> Task<Value, any Error> {
         #if compiler(>=6.2)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {

@@ -22,12 +22,12 @@ extension Middleware {
 struct ClientMiddlewareAdapter<Wrapped: Middleware>: ClientMiddleware {
     let middleware: Wrapped
 
-    @concurrent func intercept(
+    func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
         operationID: String,
-        next: @concurrent @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         try await withoutActuallyEscaping(next) { next in
             let context = MiddlewareContext(name: operationID, origin: baseURL)

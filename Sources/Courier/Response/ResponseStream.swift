@@ -39,7 +39,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
         /// The next piece, or `nil` at the end of the body.
         /// - Throws: ``CourierError``.
-        @concurrent public mutating func next() async throws -> ArraySlice<UInt8>? {
+        public mutating func next() async throws -> ArraySlice<UInt8>? {
             guard base != nil else { return nil }
             do {
                 return try await base?.next()

@@ -40,7 +40,7 @@ struct ProgressReportingBody: AsyncSequence, Sendable {
         var pending: ArraySlice<UInt8> = []
         var completed: Int64 = 0
 
-        @concurrent mutating func next() async throws -> HTTPBody.ByteChunk? {
+        mutating func next() async throws -> HTTPBody.ByteChunk? {
             if pending.isEmpty {
                 guard let chunk = try await base.next() else { return nil }
                 pending = chunk

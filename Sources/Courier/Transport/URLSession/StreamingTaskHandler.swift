@@ -114,7 +114,7 @@ struct ReaderStoppingChunks: AsyncSequence, Sendable {
         var base: AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.AsyncIterator
         let reader: Reader
 
-        @concurrent mutating func next() async throws -> HTTPBody.ByteChunk? {
+        mutating func next() async throws -> HTTPBody.ByteChunk? {
             do {
                 let chunk = try await base.next()
                 if chunk == nil { reader.reachedEnd() }
