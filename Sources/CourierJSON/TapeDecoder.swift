@@ -323,7 +323,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func integer<T: FixedWidthInteger>(at index: Int, path: @autoclosure () -> [any CodingKey], as type: T.Type = T.self) throws -> T {
-        let kind = entries[index].kind
+        let entry = entries[index]
+        let kind = entry.kind
+        // Read by the parse: only the range check is left.
+        if kind == .integer, entry.readLength != 0, let value = T(exactly: Int64(bitPattern: entry.value)) {
+            return value
+        }
         if kind == .integer, let value = withBytes(at: index, { JSONNumberReader.integer($0, as: T.self) }) {
             return value
         }
@@ -332,7 +337,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         // number in range; below 2^53 that is the value ("1.0", "1e2", even "1.0000000000000001");
         // from 2^53 up, the text read again as a decimal (see `decimalInteger`).
         if kind == .number {
-            let double = withBytes(at: index) { JSONNumberReader.double($0) }
+            let double = entry.readLength != 0 ? Double(bitPattern: entry.value) : withBytes(at: index) { JSONNumberReader.double($0) }
             if let value = T(exactly: double) {
                 if abs(double) < 9_007_199_254_740_992 { return value }
                 if let exact = withBytes(at: index, { JSONNumberReader.decimalInteger($0, as: T.self) }) { return exact }
@@ -342,7 +347,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func double(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Double {
-        switch entries[index].kind {
+        let entry = entries[index]
+        // Read by the parse: finite, and 0 only when written as 0 (an integer's 0 may be `-0`).
+        if entry.readLength != 0 {
+            if entry.kind == .number { return Double(bitPattern: entry.value) }
+            if entry.value != 0 { return Double(Int64(bitPattern: entry.value)) }
+        }
+        switch entry.kind {
         case .integer, .number:
             let value = withBytes(at: index) { JSONNumberReader.double($0) }
             // As JSONDecoder: a non-zero number too small for the type is an error, not 0.
