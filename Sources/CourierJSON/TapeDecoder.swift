@@ -159,23 +159,17 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The value at `index` as `T`, the path already ending in its key.
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         // The common leaves first, without a trip through their `init(from:)`.
-        // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
-        // Types compared by identity, the generic ones looked up once (see `LeafType`).
-        switch LeafType(T.self) {
-        case .string: return unsafeBitCast(try string(at: index, path: path), to: T.self)
-        case .int: return unsafeBitCast(try integer(at: index, path: path, as: Int.self), to: T.self)
-        case .double: return unsafeBitCast(try double(at: index, path: path), to: T.self)
-        case .bool: return unsafeBitCast(try bool(at: index, path: path), to: T.self)
-        // Arrays of leaves, read straight from the tape.
-        case .strings: return unsafeBitCast(try leaves(at: index) { try self.string(at: $0, path: $1()) }, to: T.self)
-        case .ints: return unsafeBitCast(try leaves(at: index) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self)
-        case .doubles: return unsafeBitCast(try leaves(at: index) { try self.double(at: $0, path: $1()) }, to: T.self)
-        // JSONDecoder names these types when it finds null, and calls no custom strategy.
-        case .date: return unsafeBitCast(try date(at: try nonNull(Date.self, at: index)), to: T.self)
-        case .data: return unsafeBitCast(try data(at: try nonNull(Data.self, at: index)), to: T.self)
-        case .url: return unsafeBitCast(try url(at: try nonNull(URL.self, at: index)), to: T.self)
-        case .decimal: return unsafeBitCast(try decimal(at: index), to: T.self)
-        case nil: break
+        if let leaf = LeafType(T.self) {
+            if let value = try plainLeaf(leaf, as: T.self, at: index, element: nil) { return value }
+            // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
+            // JSONDecoder names these types when it finds null, and calls no custom strategy.
+            switch leaf {
+            case .date: return unsafeBitCast(try date(at: try nonNull(Date.self, at: index)), to: T.self)
+            case .data: return unsafeBitCast(try data(at: try nonNull(Data.self, at: index)), to: T.self)
+            case .url: return unsafeBitCast(try url(at: try nonNull(URL.self, at: index)), to: T.self)
+            case .decimal: return unsafeBitCast(try decimal(at: index), to: T.self)
+            default: break
+            }
         }
         // No `as? T` in this function: a cast to `T` makes every call look up `Optional<T>`'s
         // metadata on entry, for the leaves too.
@@ -200,6 +194,29 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             throw typeMismatch(T.self, at: index, path: path)
         }
         return value
+    }
+
+    /// The value at `index` as `T` when `leaf` is a string, number, Bool or an array of those
+    /// (`T` being that type), read straight from the tape; `nil` for the other leaves. Its coding
+    /// path is the decoder's, plus the position `element` when given (made only for an error).
+    @inline(__always)
+    private func plainLeaf<T>(_ leaf: LeafType, as type: T.Type, at index: Int, element: Int?) throws -> T? {
+        // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
+        switch leaf {
+        case .string: unsafeBitCast(try string(at: index, path: leafPath(element)), to: T.self)
+        case .int: unsafeBitCast(try integer(at: index, path: leafPath(element), as: Int.self), to: T.self)
+        case .double: unsafeBitCast(try double(at: index, path: leafPath(element)), to: T.self)
+        case .bool: unsafeBitCast(try bool(at: index, path: leafPath(element)), to: T.self)
+        case .strings: unsafeBitCast(try leaves(at: index, element: element) { try self.string(at: $0, path: $1()) }, to: T.self)
+        case .ints: unsafeBitCast(try leaves(at: index, element: element) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self)
+        case .doubles: unsafeBitCast(try leaves(at: index, element: element) { try self.double(at: $0, path: $1()) }, to: T.self)
+        case .date, .data, .url, .decimal: nil
+        }
+    }
+
+    /// The decoder's coding path plus the array positions given.
+    private func leafPath(_ positions: Int?...) -> [any CodingKey] {
+        path + positions.compactMap { $0.map { JSONKey(index: $0) } }
     }
 
     /// `type` as an array of decodable elements, or `nil`.
@@ -227,9 +244,16 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         let count = Int(entries[index].count)
         let base = TapePathBase(depth: path.count, explicit: nil)
         var position = index + 1
+        // Plain leaves (a polygon's `[Double]` points) need no path of their own but in an error.
+        let leaf = LeafType(Element.self)
         return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             for offset in 0..<count {
-                let element = try withPath(base, appending: JSONKey(index: offset)) { try unwrap(Element.self, at: position) }
+                let element: Element
+                if let leaf, let value = try plainLeaf(leaf, as: Element.self, at: position, element: offset) {
+                    element = value
+                } else {
+                    element = try withPath(base, appending: JSONKey(index: offset)) { try unwrap(Element.self, at: position) }
+                }
                 buffer.initializeElement(at: offset, to: consume element)
                 initialized += 1
                 position = next(after: position)
@@ -238,17 +262,20 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     /// The elements of the array at `index`, each read by `read` (given its index and its path,
-    /// made only for an error); the same errors as through an unkeyed container.
-    private func leaves<Element>(at index: Int, _ read: (Int, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
+    /// made only for an error); the same errors as through an unkeyed container. The array's
+    /// coding path is the decoder's, plus the position `element` when given.
+    private func leaves<Element>(at index: Int, element: Int?, _ read: (Int, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
         guard entries[index].kind == .array else {
-            throw mismatch([Any].self, at: index, path: path, container: "unkeyed")
+            throw mismatch([Any].self, at: index, path: leafPath(element), container: "unkeyed")
         }
         let count = Int(entries[index].count)
+        // Appended to reserved room: the specialized path (`unsafeUninitializedCapacity` looks up
+        // the storage's generic metadata on every call).
         var elements: [Element] = []
         elements.reserveCapacity(count)
         var position = index + 1
         for offset in 0..<count {
-            elements.append(try read(position) { self.path + [JSONKey(index: offset)] })
+            elements.append(try read(position) { self.leafPath(element, offset) })
             position = next(after: position)
         }
         return elements
