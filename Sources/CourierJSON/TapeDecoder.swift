@@ -61,10 +61,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     @exclusivity(unchecked) var nameStates: UnsafeMutablePointer<UInt8>?
     /// Per object, its member names after a custom key strategy → value index.
     @exclusivity(unchecked) var convertedNames: [Int: [String: Int]] = [:]
-    /// The types ``arrayType(_:)`` was last asked about, and the answers: a document holds few
-    /// types, so each conformance is looked up about once per document, not once per value.
-    @exclusivity(unchecked) private var askedTypes: [(type: ObjectIdentifier, array: (any DecodableArray.Type)?)] = []
-    @exclusivity(unchecked) private var nextAskedSlot = 0
+    /// Whether the types ``unwrap(_:at:)`` meets are arrays or dictionaries, asked once each.
+    @exclusivity(unchecked) private var shapes: TypeShapes
 
     init(document: JSONDocument, options: Options) {
         self.document = document
@@ -72,6 +70,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         entries = document.entries
         nullIndex = document.nullIndex
         self.options = options
+        if case .plain = options.keys {
+            shapes = TypeShapes(asksDictionaries: false)
+        } else {
+            shapes = TypeShapes(asksDictionaries: true)
+        }
         path.reserveCapacity(16)
     }
 
@@ -85,6 +88,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         entries = other.entries
         nullIndex = other.nullIndex
         options = other.options
+        shapes = other.shapes
         self.index = index
         self.path = path
     }
@@ -159,27 +163,27 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The value at `index` as `T`, the path already ending in its key.
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         // The common leaves first, without a trip through their `init(from:)`.
-        if let leaf = LeafType(T.self) {
-            if let value = try plainLeaf(leaf, as: T.self, at: index, element: nil) { return value }
-            // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
-            // JSONDecoder names these types when it finds null, and calls no custom strategy.
-            switch leaf {
-            case .date: return unsafeBitCast(try date(at: try nonNull(Date.self, at: index)), to: T.self)
-            case .data: return unsafeBitCast(try data(at: try nonNull(Data.self, at: index)), to: T.self)
-            case .url: return unsafeBitCast(try url(at: try nonNull(URL.self, at: index)), to: T.self)
-            case .decimal: return unsafeBitCast(try decimal(at: index), to: T.self)
-            default: break
-            }
+        // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
+        switch LeafType(T.self) {
+        case .plain(let leaf): return try plainLeaf(leaf, as: T.self, at: index, element: nil)
+        // JSONDecoder names these types when it finds null, and calls no custom strategy.
+        case .date: return unsafeBitCast(try date(at: try nonNull(Date.self, at: index)), to: T.self)
+        case .data: return unsafeBitCast(try data(at: try nonNull(Data.self, at: index)), to: T.self)
+        case .url: return unsafeBitCast(try url(at: try nonNull(URL.self, at: index)), to: T.self)
+        case .decimal: return unsafeBitCast(try decimal(at: index), to: T.self)
+        case nil: break
         }
         // No `as? T` in this function: a cast to `T` makes every call look up `Optional<T>`'s
         // metadata on entry, for the leaves too.
-        if case .plain = options.keys {
-        } else if let dictionary = type as? any StringKeyedDictionary.Type {
-            // As JSONDecoder: a `[String: Value]`'s keys are the member names as written.
-            return try members(of: dictionary, as: T.self, at: index)
-        }
-        if let array = arrayType(T.self) {
+        switch shapes.shape(of: T.self) {
+        case .array(let array):
             return try array.elements(of: self, at: index, as: T.self)
+        case .dictionary(let dictionary):
+            // As JSONDecoder: a `[String: Value]`'s keys are the member names as written, whatever
+            // the key strategy (only asked when there is one).
+            return try members(of: dictionary, as: T.self, at: index)
+        case .other:
+            break
         }
         let saved = self.index
         self.index = index
@@ -196,11 +200,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return value
     }
 
-    /// The value at `index` as `T` when `leaf` is a string, number, Bool or an array of those
-    /// (`T` being that type), read straight from the tape; `nil` for the other leaves. Its coding
-    /// path is the decoder's, plus the position `element` when given (made only for an error).
+    /// The value at `index` as `T`, which is the plain leaf `leaf`, read straight from the tape.
+    /// Its coding path is the decoder's, plus the position `element` when given (made only for an
+    /// error). Not `T?`: an optional of a generic type costs a metadata lookup per call.
     @inline(__always)
-    private func plainLeaf<T>(_ leaf: LeafType, as type: T.Type, at index: Int, element: Int?) throws -> T? {
+    private func plainLeaf<T>(_ leaf: LeafType.Plain, as type: T.Type, at index: Int, element: Int?) throws -> T {
         // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
         switch leaf {
         case .string: unsafeBitCast(try string(at: index, path: leafPath(element)), to: T.self)
@@ -210,28 +214,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         case .strings: unsafeBitCast(try leaves(at: index, element: element) { try self.string(at: $0, path: $1()) }, to: T.self)
         case .ints: unsafeBitCast(try leaves(at: index, element: element) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self)
         case .doubles: unsafeBitCast(try leaves(at: index, element: element) { try self.double(at: $0, path: $1()) }, to: T.self)
-        case .date, .data, .url, .decimal: nil
         }
     }
 
     /// The decoder's coding path plus the array positions given.
     private func leafPath(_ positions: Int?...) -> [any CodingKey] {
         path + positions.compactMap { $0.map { JSONKey(index: $0) } }
-    }
-
-    /// `type` as an array of decodable elements, or `nil`.
-    private func arrayType(_ type: Any.Type) -> (any DecodableArray.Type)? {
-        let identity = ObjectIdentifier(type)
-        for asked in askedTypes where asked.type == identity { return asked.array }
-        let answer = (type: identity, array: type as? any DecodableArray.Type)
-        // At most eight remembered, the oldest replaced first.
-        if askedTypes.count < 8 {
-            askedTypes.append(answer)
-        } else {
-            askedTypes[nextAskedSlot] = answer
-            nextAskedSlot = (nextAskedSlot + 1) % 8
-        }
-        return answer.array
     }
 
     /// The elements of the array at `index`, each through ``unwrap(_:at:)``: what
@@ -245,12 +233,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         let base = TapePathBase(depth: path.count, explicit: nil)
         var position = index + 1
         // Plain leaves (a polygon's `[Double]` points) need no path of their own but in an error.
-        let leaf = LeafType(Element.self)
+        var plain: LeafType.Plain?
+        if case .plain(let leaf) = LeafType(Element.self) { plain = leaf }
         return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             for offset in 0..<count {
                 let element: Element
-                if let leaf, let value = try plainLeaf(leaf, as: Element.self, at: position, element: offset) {
-                    element = value
+                if let plain {
+                    element = try plainLeaf(plain, as: Element.self, at: position, element: offset)
                 } else {
                     element = try withPath(base, appending: JSONKey(index: offset)) { try unwrap(Element.self, at: position) }
                 }
