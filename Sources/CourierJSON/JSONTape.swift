@@ -241,12 +241,26 @@ final class JSONTape {
         }
 
         private mutating func skipWhitespace() {
-            while position < bytes.count {
-                switch bytes[position] {
-                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): position += 1
-                default: return
+            // Most tokens follow each other directly: one comparison, as every whitespace byte is
+            // at most a space.
+            guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
+            var index = position
+            let end = bytes.count
+            while index < end {
+                switch bytes[index] {
+                case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
+                case UInt8(ascii: "\n"):
+                    index += 1
+                    // The indentation after a line break: spaces four at a time.
+                    if let base = bytes.baseAddress {
+                        while index + 4 <= end, UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self) == 0x2020_2020 { index += 4 }
+                    }
+                default:
+                    position = index
+                    return
                 }
             }
+            position = index
         }
 
         private mutating func literal(_ text: StaticString, _ kind: Kind) throws(JSONSyntaxError) {
