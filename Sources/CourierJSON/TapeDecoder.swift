@@ -62,7 +62,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// Per object, its member names after a custom key strategy → value index.
     @exclusivity(unchecked) var convertedNames: [Int: [String: Int]] = [:]
     /// Whether the types ``unwrap(_:at:)`` meets are arrays or dictionaries, asked once each.
-    @exclusivity(unchecked) private var shapes: TypeShapes
+    @exclusivity(unchecked) private var shapes = TypeTable<TypeShape>()
+    /// Whether to tell `[String: Value]` apart (only key strategies read those differently).
+    private let asksDictionaries: Bool
 
     init(document: JSONDocument, options: Options) {
         self.document = document
@@ -71,9 +73,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         nullIndex = document.nullIndex
         self.options = options
         if case .plain = options.keys {
-            shapes = TypeShapes(asksDictionaries: false)
+            asksDictionaries = false
         } else {
-            shapes = TypeShapes(asksDictionaries: true)
+            asksDictionaries = true
         }
         path.reserveCapacity(16)
     }
@@ -88,7 +90,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         entries = other.entries
         nullIndex = other.nullIndex
         options = other.options
-        shapes = other.shapes
+        asksDictionaries = other.asksDictionaries
         self.index = index
         self.path = path
     }
@@ -175,7 +177,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
         // No `as? T` in this function: a cast to `T` makes every call look up `Optional<T>`'s
         // metadata on entry, for the leaves too.
-        switch shapes.shape(of: T.self) {
+        switch shapes.answer(for: T.self, { TypeShape(of: T.self, asksDictionaries: asksDictionaries) }) {
         case .array(let array):
             return try array.elements(of: self, at: index, as: T.self)
         case .dictionary(let dictionary):
