@@ -59,6 +59,7 @@ final class JSONTape {
             count = UInt32(truncatingIfNeeded: value >> 32)
         }
 
+        /// Any other entry (a number here is read later, from its bytes).
         init(kind: Kind, start: UInt32, length: UInt32, count: UInt32) {
             self.kind = kind
             self.start = start
@@ -251,7 +252,8 @@ final class JSONTape {
                 case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
                 case UInt8(ascii: "\n"):
                     index += 1
-                    // The indentation after a line break: spaces four at a time.
+                    // The indentation after a line break: spaces four at a time (the four bytes
+                    // read are inside the buffer, `index + 4 <= end`).
                     if let base = bytes.baseAddress {
                         while index + 4 <= end, UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self) == 0x2020_2020 { index += 4 }
                     }
@@ -346,7 +348,8 @@ final class JSONTape {
         private mutating func readDigits(into mantissa: inout UInt64) -> Int {
             let start = position
             if let base = bytes.baseAddress {
-                // Eight bytes at a time where eight are left: the digits among them in one step.
+                // Eight bytes at a time where eight are left (so the read stays inside the
+                // buffer): the digits among them in one step.
                 while position + 8 <= bytes.count {
                     let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
                     let others = JSONNumberReader.nonDigitBytes(word)

@@ -14,7 +14,10 @@ enum LeafType {
         case strings, ints, doubles
     }
 
+    /// Read from the tape whatever the strategies.
     case plain(Plain)
+    /// Read JSONDecoder's own way: dates and data by their strategies, URLs from strings,
+    /// decimals from the number's text.
     case date, data, url, decimal
 
     private static let identities: [(ObjectIdentifier, LeafType)] = [

@@ -6,9 +6,13 @@
 /// for the one or two types of a small document; past those, through a small open-addressed
 /// table of their positions. Past 64 types, an answer is worked out again each time.
 struct TypeTable<Answer> {
+    /// How many types are found by a scan before the table is made.
     private static var scanned: Int { 4 }
+    /// The table's size, twice ``capacity`` so that probes stay short.
     private static var slotCount: Int { 128 }
+    /// How many types are remembered.
     private static var capacity: Int { 64 }
+    /// The types met and their answers, in the order met.
     private var known: [(identity: ObjectIdentifier, answer: Answer)] = []
     /// Per slot, 1 + the position in ``known`` of the type hashed there, or 0; made when
     /// ``known`` outgrows the scan.
