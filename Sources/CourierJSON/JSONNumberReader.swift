@@ -120,90 +120,101 @@ enum JSONNumberReader {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
+    /// Powers of ten that a `UInt64` holds, 10^0 through 10^8 (for a run of up to eight digits).
+    private static let smallPowersOfTen: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+
     /// Any number as the nearest `Double` (correctly rounded; infinite when out of range).
     static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
         if let fast = fastDouble(bytes) { return fast }
         return Double(String(decoding: bytes, as: UTF8.self)) ?? .nan
     }
 
-    /// Up to 19 significant digits (a `UInt64`) scaled by a modest power of ten, correctly
-    /// rounded without the text conversion; anything else returns `nil` for the full conversion.
+    /// `mantissa × 10^scale`, correctly rounded, for a significand of at most 19 digits; `nil`
+    /// for the rare cases only the full conversion decides (see ``EiselLemire``). Never `nil`,
+    /// infinite or subnormal for a non-zero `mantissa`, and 0 only for a zero `mantissa`.
     ///
-    /// Clinger's fast path first: at most 15 digits (an exact `Double`) and a power of ten up to
-    /// 22 (also exact) give the correctly rounded result with one multiplication or division.
-    /// Longer significands, as coordinates and measurements are written (`-65.613616999999977`),
-    /// are divided or multiplied exactly in integers (see ``scaledDown(_:by:)``).
+    /// Clinger's fast path first: a significand up to 2^53 and a power of ten up to 22 (both exact
+    /// `Double`s) give the correctly rounded result with one multiplication or division.
+    static func double(mantissa: UInt64, scale: Int) -> Double? {
+        if mantissa == 0 { return 0 }
+        if mantissa <= 1 << 53, scale >= -22, scale <= 22 {
+            let value = Double(mantissa)
+            // `scale` is within the table's 0...22 on either side.
+            return exactPowersOfTen.withUnsafeBufferPointer { powers in
+                scale < 0 ? value / powers[-scale] : value * powers[scale]
+            }
+        }
+        return EiselLemire.double(mantissa: mantissa, power: scale)
+    }
+
+    /// A number's bytes as ``double(mantissa:scale:)`` reads them, for a number the parse did not
+    /// read (see `JSONTape.Entry.readLength`); `nil` for the full conversion.
     private static func fastDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        // The tape checked the grammar: `-? digits (. digits)? ([eE] [+-]? digits)?`.
         var index = bytes.startIndex
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
+        let digitsStart = index
         var mantissa: UInt64 = 0
-        var digits = 0
-        var scale = 0
-        var seenPoint = false
+        var digitCount = 0
+        var fractionStart: Int?
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: ".") {
-                seenPoint = true
+                fractionStart = index + 1
             } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
                 break
             } else {
-                if mantissa != 0 || byte != UInt8(ascii: "0") { digits += 1 }
-                guard digits <= 19 else { return nil }
                 mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
-                if seenPoint { scale -= 1 }
+                digitCount += 1
             }
             index += 1
         }
+        let scale = fractionStart.map { $0 - index } ?? 0
+        guard significantDigits(digitCount, UnsafeBufferPointer(rebasing: bytes[digitsStart..<index])) <= 19 else { return nil }
         let exponent = Self.exponent(bytes, from: index)
-        guard abs(exponent) < 1000 else { return nil }
-        scale += exponent
-        var value: Double
-        if mantissa == 0 {
-            value = 0
-        } else if digits <= 15, abs(scale) <= 22 {
-            value = Double(mantissa)
-            value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
-        } else if scale < 0, -scale < powersOfFive.count {
-            value = scaledDown(mantissa, by: -scale)
-        } else if scale >= 0, scale < powersOfFive.count {
-            let (high, low) = mantissa.multipliedFullWidth(by: powersOfFive[scale])
-            value = rounded(UInt128(high) << 64 | UInt128(low), exponent: scale, inexact: false)
-        } else {
-            return nil
-        }
+        guard abs(exponent) < 1000, let value = double(mantissa: mantissa, scale: scale + exponent) else { return nil }
         return negative ? -value : value
     }
 
-    /// 5^0 through 5^27, every power of five a `UInt64` holds.
-    private static let powersOfFive: [UInt64] = (0..<28).map { power in (0..<power).reduce(1) { value, _ in value * 5 } }
-
-    /// `mantissa / 10^power`, correctly rounded: `mantissa × 2^shift / 5^power` in integers (one
-    /// 128-by-64-bit division, the shift chosen so that the quotient has 62 to 64 bits), then
-    /// that quotient rounded to 53 bits with the remainder breaking ties, times `2^-(shift + power)`.
-    private static func scaledDown(_ mantissa: UInt64, by power: Int) -> Double {
-        let divisor = powersOfFive[power]
-        let divisorWidth = 64 - divisor.leadingZeroBitCount
-        let shift = 63 + divisorWidth - (64 - mantissa.leadingZeroBitCount)
-        let numerator = UInt128(mantissa) << shift
-        // numerator < 2^(63 + divisorWidth) <= 2^64 × divisor: the quotient fits 64 bits.
-        let (quotient, remainder) = divisor.dividingFullWidth((high: UInt64(truncatingIfNeeded: numerator >> 64), low: UInt64(truncatingIfNeeded: numerator)))
-        return rounded(UInt128(quotient), exponent: -shift - power, inexact: remainder != 0)
+    /// How many of a significand's `digitCount` digits count: all but its leading zeros (a number
+    /// of more than 19 digits may still fit a `UInt64` exactly). `digits` are its digits and point.
+    static func significantDigits(_ digitCount: Int, _ digits: UnsafeBufferPointer<UInt8>) -> Int {
+        guard digitCount > 19 else { return digitCount }
+        var count = digitCount
+        for byte in digits {
+            if byte == UInt8(ascii: "0") {
+                count -= 1
+            } else if byte != UInt8(ascii: ".") {
+                break
+            }
+        }
+        return count
     }
 
-    /// `value × 2^exponent` with `value` rounded to 53 bits, half to even; `inexact` says there
-    /// are non-zero bits below `value`'s last (a remainder), which settle a tie upwards. The
-    /// result must be a normal `Double`, as every caller's is.
-    private static func rounded(_ value: UInt128, exponent: Int, inexact: Bool) -> Double {
-        let width = 128 - value.leadingZeroBitCount
-        guard width > 53 else {
-            return Double(sign: .plus, exponent: exponent, significand: Double(UInt64(truncatingIfNeeded: value)))
-        }
-        let dropped = width - 53
-        var significand = UInt64(truncatingIfNeeded: value >> dropped)
-        let rest = value & ((1 << dropped) - 1)
-        let half = UInt128(1) << (dropped - 1)
-        if rest > half || (rest == half && (inexact || significand & 1 == 1)) { significand += 1 }
-        return Double(sign: .plus, exponent: exponent + dropped, significand: Double(significand))
+    /// The high bit of each of the eight bytes (first byte lowest) that is not an ASCII digit. The
+    /// lowest bit set marks the first such byte exactly; bits above it may be false alarms.
+    @inline(__always)
+    static func nonDigitBytes(_ word: UInt64) -> UInt64 {
+        // A digit XOR 0x30 is 0...9, and adding 0x76 leaves its high bit clear; anything else sets it.
+        let offsets = word ^ 0x3030_3030_3030_3030
+        return ((offsets &+ 0x7676_7676_7676_7676) | offsets) & 0x8080_8080_8080_8080
+    }
+
+    /// The value of the first `count` (1...8) ASCII digits of `word`, the first in the lowest byte.
+    @inline(__always)
+    static func digitsValue(_ word: UInt64, count: Int) -> UInt64 {
+        // The digits moved to the top bytes, zeros below them; then pairs, fours and all eight,
+        // each step one multiplication.
+        var value = (word &<< (64 - 8 * count)) & 0x0F0F_0F0F_0F0F_0F0F
+        value = (value &* 2561) >> 8
+        value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+        return ((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+    }
+
+    /// 10^`count` for a run of `count` (0...8) digits.
+    @inline(__always)
+    static func scale(by count: Int) -> UInt64 {
+        smallPowersOfTen.withUnsafeBufferPointer { $0[count] }
     }
 }

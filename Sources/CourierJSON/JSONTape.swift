@@ -32,6 +32,9 @@ final class JSONTape {
     /// One value, or one member name.
     struct Entry {
         var kind: Kind
+        /// A number whose value the parse read (see ``value``): its length in bytes, which
+        /// `length` no longer holds. 0 for every other entry.
+        var readLength: UInt16 = 0
         /// First byte: after the opening quote for strings, the value's first byte otherwise.
         var start: UInt32
         /// Scalars: bytes (without the quotes). Containers: entries inside, so the next sibling is
@@ -41,7 +44,28 @@ final class JSONTape {
         var count: UInt32
 
         /// Where the value's bytes end.
-        var end: Int { Int(start) + Int(length) }
+        var end: Int { Int(start) + (readLength != 0 ? Int(readLength) : Int(length)) }
+
+        /// A number read by the parse (`readLength` not 0), in place of `length` and `count`: an
+        /// `integer`'s `Int64` or a `number`'s `Double`, as bits.
+        var value: UInt64 { UInt64(length) | UInt64(count) << 32 }
+
+        /// A number entry whose value the parse read.
+        init(kind: Kind, start: Int, length: Int, value: UInt64) {
+            self.kind = kind
+            readLength = UInt16(truncatingIfNeeded: length)
+            self.start = UInt32(truncatingIfNeeded: start)
+            self.length = UInt32(truncatingIfNeeded: value)
+            count = UInt32(truncatingIfNeeded: value >> 32)
+        }
+
+        /// Any other entry (a number here is read later, from its bytes).
+        init(kind: Kind, start: UInt32, length: UInt32, count: UInt32) {
+            self.kind = kind
+            self.start = start
+            self.length = length
+            self.count = count
+        }
     }
 
     /// The entries; the value is at 0, and one `null` entry past the document stands in for
@@ -218,12 +242,27 @@ final class JSONTape {
         }
 
         private mutating func skipWhitespace() {
-            while position < bytes.count {
-                switch bytes[position] {
-                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): position += 1
-                default: return
+            // Most tokens follow each other directly: one comparison, as every whitespace byte is
+            // at most a space.
+            guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
+            var index = position
+            let end = bytes.count
+            while index < end {
+                switch bytes[index] {
+                case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
+                case UInt8(ascii: "\n"):
+                    index += 1
+                    // The indentation after a line break: spaces four at a time (the four bytes
+                    // read are inside the buffer, `index + 4 <= end`).
+                    if let base = bytes.baseAddress {
+                        while index + 4 <= end, UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self) == 0x2020_2020 { index += 4 }
+                    }
+                default:
+                    position = index
+                    return
                 }
             }
+            position = index
         }
 
         private mutating func literal(_ text: StaticString, _ kind: Kind) throws(JSONSyntaxError) {
@@ -237,46 +276,113 @@ final class JSONTape {
             position += count
         }
 
-        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, its value read on the way when
+        /// the fast paths decide it (up to 18 digits for an integer, 19 significant digits for
+        /// any other number; see ``JSONNumberReader/double(mantissa:scale:)``).
         private mutating func number() throws(JSONSyntaxError) {
+            // The scan keeps its place in a local (a register), not in `position`.
+            let bytes = self.bytes
             let start = position
+            var index = position
             var isInteger = true
-            if bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard let first = peek() else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            let digitsStart = index
+            var mantissa: UInt64 = 0
+            var digitCount = 0
+            guard index < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: index) }
+            let first = bytes[index]
             if first == UInt8(ascii: "0") {
-                position += 1
-                if let next = peek(), Self.isDigit(next) { throw JSONSyntaxError(.leadingZero, at: start) }
+                index += 1
+                digitCount = 1
+                if index < bytes.count, Self.isDigit(bytes[index]) { throw JSONSyntaxError(.leadingZero, at: start) }
             } else if Self.isDigit(first) {
-                skipDigits()
+                digitCount = Self.readDigits(bytes, from: &index, into: &mantissa)
             } else {
-                throw JSONSyntaxError(.invalidNumber, at: position)
+                throw JSONSyntaxError(.invalidNumber, at: index)
             }
-            if peek() == UInt8(ascii: ".") {
+            var scale = 0
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
                 isInteger = false
-                position += 1
-                try requireDigits()
+                index += 1
+                try Self.requireDigit(bytes, at: index)
+                let fractionDigits = Self.readDigits(bytes, from: &index, into: &mantissa)
+                scale = -fractionDigits
+                digitCount += fractionDigits
             }
-            if let next = peek(), next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 isInteger = false
-                position += 1
-                if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
-                try requireDigits()
+                index += 1
+                var negativeExponent = false
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    negativeExponent = bytes[index] == UInt8(ascii: "-")
+                    index += 1
+                }
+                try Self.requireDigit(bytes, at: index)
+                // Capped far past any `Double`, so that no exponent overflows.
+                var exponent = 0
+                while index < bytes.count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                    exponent = min(exponent &* 10 &+ Int(digit), 100_000)
+                    index += 1
+                }
+                scale += negativeExponent ? -exponent : exponent
             }
-            append(Entry(kind: isInteger ? .integer : .number, start: UInt32(start), length: UInt32(position - start), count: 0))
+            position = index
+            let length = index - start
+            if length <= Int(UInt16.max) {
+                if isInteger {
+                    // Up to 18 digits fit an `Int64` whatever they are.
+                    if digitCount <= 18 {
+                        let value = negative ? 0 &- Int64(mantissa) : Int64(mantissa)
+                        append(Entry(kind: .integer, start: start, length: length, value: UInt64(bitPattern: value)))
+                        return
+                    }
+                } else if JSONNumberReader.significantDigits(digitCount, UnsafeBufferPointer(rebasing: bytes[digitsStart..<index])) <= 19,
+                    let magnitude = JSONNumberReader.double(mantissa: mantissa, scale: scale)
+                {
+                    let value = negative ? -magnitude : magnitude
+                    append(Entry(kind: .number, start: start, length: length, value: value.bitPattern))
+                    return
+                }
+            }
+            append(Entry(kind: isInteger ? .integer : .number, start: UInt32(start), length: UInt32(length), count: 0))
+        }
+
+        /// Digits of `bytes` from `index` on (which ends after them), appended to `mantissa`
+        /// (wrapping past 19 digits); how many.
+        @inline(__always)
+        private static func readDigits(_ bytes: UnsafeBufferPointer<UInt8>, from index: inout Int, into mantissa: inout UInt64) -> Int {
+            let start = index
+            if let base = bytes.baseAddress {
+                // Eight bytes at a time where eight are left (so the read stays inside the
+                // buffer): the digits among them in one step.
+                while index + 8 <= bytes.count {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let others = JSONNumberReader.nonDigitBytes(word)
+                    let digits = others == 0 ? 8 : others.trailingZeroBitCount >> 3
+                    if digits > 0 {
+                        mantissa = mantissa &* JSONNumberReader.scale(by: digits) &+ JSONNumberReader.digitsValue(word, count: digits)
+                        index += digits
+                    }
+                    if digits < 8 { return index - start }
+                }
+            }
+            while index < bytes.count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            return index - start
         }
 
         private static func isDigit(_ byte: UInt8) -> Bool {
             byte &- UInt8(ascii: "0") < 10
         }
 
-        private mutating func skipDigits() {
-            while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
-        }
-
-        private mutating func requireDigits() throws(JSONSyntaxError) {
-            guard let next = peek() else { throw JSONSyntaxError(.unexpectedEnd, at: position) }
-            guard Self.isDigit(next) else { throw JSONSyntaxError(.invalidNumber, at: position) }
-            skipDigits()
+        /// The byte at `index` must be a digit.
+        @inline(__always)
+        private static func requireDigit(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws(JSONSyntaxError) {
+            guard index < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: index) }
+            guard isDigit(bytes[index]) else { throw JSONSyntaxError(.invalidNumber, at: index) }
         }
 
         /// A string from its opening quote; `position` ends after the closing quote.

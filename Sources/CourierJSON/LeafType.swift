@@ -7,15 +7,24 @@ import Foundation
 /// spelled; their identities are looked up once here, so telling a type apart is a few
 /// comparisons.
 enum LeafType {
-    case string, int, double, bool
-    case strings, ints, doubles
+    /// The leaves read from the tape whatever the strategies: a string, a number, a Bool, or an
+    /// array of them.
+    enum Plain {
+        case string, int, double, bool
+        case strings, ints, doubles
+    }
+
+    /// Read from the tape whatever the strategies.
+    case plain(Plain)
+    /// Read JSONDecoder's own way: dates and data by their strategies, URLs from strings,
+    /// decimals from the number's text.
     case date, data, url, decimal
 
     private static let identities: [(ObjectIdentifier, LeafType)] = [
-        (ObjectIdentifier(String.self), .string), (ObjectIdentifier(Int.self), .int),
-        (ObjectIdentifier(Double.self), .double), (ObjectIdentifier(Bool.self), .bool),
-        (ObjectIdentifier([String].self), .strings), (ObjectIdentifier([Int].self), .ints),
-        (ObjectIdentifier([Double].self), .doubles), (ObjectIdentifier(Date.self), .date),
+        (ObjectIdentifier(String.self), .plain(.string)), (ObjectIdentifier(Int.self), .plain(.int)),
+        (ObjectIdentifier(Double.self), .plain(.double)), (ObjectIdentifier(Bool.self), .plain(.bool)),
+        (ObjectIdentifier([String].self), .plain(.strings)), (ObjectIdentifier([Int].self), .plain(.ints)),
+        (ObjectIdentifier([Double].self), .plain(.doubles)), (ObjectIdentifier(Date.self), .date),
         (ObjectIdentifier(Data.self), .data), (ObjectIdentifier(URL.self), .url),
         (ObjectIdentifier(Decimal.self), .decimal),
     ]

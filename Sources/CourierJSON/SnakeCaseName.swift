@@ -7,12 +7,12 @@ enum SnakeCaseName {
     static func matches(_ name: UnsafeBufferPointer<UInt8>, converted wanted: UnsafeBufferPointer<UInt8>) -> Bool? {
         let underscore = UInt8(ascii: "_")
         guard let first = name.firstIndex(where: { $0 != underscore }) else {
-            return name.elementsEqual(wanted)  // only underscores: unchanged
+            return same(name, wanted)  // only underscores: unchanged
         }
         var last = name.endIndex - 1
         while last > first, name[last] == underscore { last -= 1 }
         let core = first...last
-        guard name[core].contains(underscore) else { return name.elementsEqual(wanted) }  // one word: unchanged
+        guard name[core].contains(underscore) else { return same(name, wanted) }  // one word: unchanged
 
         var output = 0
         func emit(_ byte: UInt8) -> Bool {
@@ -44,6 +44,14 @@ enum SnakeCaseName {
         }
         for _ in (last + 1)..<name.endIndex where !emit(underscore) { return false }
         return output == wanted.count
+    }
+
+    /// Whether the two runs of bytes are equal: lengths first, then a plain loop (the generic
+    /// `elementsEqual` costs several times more on these short names).
+    private static func same(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for offset in 0..<lhs.count where lhs[offset] != rhs[offset] { return false }
+        return true
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

@@ -42,14 +42,30 @@ extension TapeDecoder {
                 hashes[member] = nameHash(position, folded: snakeCase)
                 position = next(after: position + 1)
             }
-            if count <= 32 {
+            if count <= 8 {
                 for later in 0..<count {
                     for earlier in 0..<later where hashes[earlier] == hashes[later] { return true }
                 }
                 return false
             }
-            var seen = Set<Int>(minimumCapacity: count)
-            for hash in hashes where !seen.insert(hash).inserted { return true }
+            // Ten bits of each hash in a 1,024-bit set: no two alike (most objects) settles it.
+            var bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let distinctBits = withUnsafeMutableBytes(of: &bits) { raw in
+                let words = raw.bindMemory(to: UInt64.self)
+                for hash in hashes {
+                    let bit = Int(truncatingIfNeeded: (UInt(bitPattern: hash) &* 0x9E37_79B9_7F4A_7C15) >> 54)
+                    let mask: UInt64 = 1 << (bit & 63)
+                    if words[bit >> 6] & mask != 0 { return false }
+                    words[bit >> 6] |= mask
+                }
+                return true
+            }
+            if distinctBits { return false }
+            // Two alike: compare the whole hashes, in order.
+            var sorted = hashes
+            sorted.sort()
+            for later in sorted.indices.dropFirst() where sorted[later - 1] == sorted[later] { return true }
             return false
         }
     }
@@ -85,7 +101,9 @@ extension TapeDecoder {
             let difference = word ^ (ones &* 0x5F)
             let underscores = ~(((difference & (ones &* 0x7F)) &+ (ones &* 0x7F)) | difference | (ones &* 0x7F))
             let kept = (word | (ones &* 0x20)) & ~((underscores >> 7) &* 0xFF)
-            length += 8 - underscores.nonzeroBitCount
+            // The underscores counted by one multiplication (no population-count instruction on
+            // the baseline x86-64).
+            length += 8 - Int(((underscores >> 7) &* ones) >> 56)
             let pairs = (kept & 0x00FF_00FF_00FF_00FF) &+ ((kept >> 8) & 0x00FF_00FF_00FF_00FF)
             sum &+= (pairs &* 0x0001_0001_0001_0001) >> 48
             mixed ^= kept

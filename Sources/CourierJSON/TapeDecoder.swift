@@ -61,10 +61,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     @exclusivity(unchecked) var nameStates: UnsafeMutablePointer<UInt8>?
     /// Per object, its member names after a custom key strategy → value index.
     @exclusivity(unchecked) var convertedNames: [Int: [String: Int]] = [:]
-    /// The types ``arrayType(_:)`` was last asked about, and the answers: a document holds few
-    /// types, so each conformance is looked up about once per document, not once per value.
-    @exclusivity(unchecked) private var askedTypes: [(type: ObjectIdentifier, array: (any DecodableArray.Type)?)] = []
-    @exclusivity(unchecked) private var nextAskedSlot = 0
+    /// Whether the types ``unwrap(_:at:)`` meets are arrays or dictionaries, asked once each.
+    @exclusivity(unchecked) private var shapes = TypeTable<TypeShape>()
+    /// Whether to tell `[String: Value]` apart (only key strategies read those differently).
+    private let asksDictionaries: Bool
 
     init(document: JSONDocument, options: Options) {
         self.document = document
@@ -72,6 +72,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         entries = document.entries
         nullIndex = document.nullIndex
         self.options = options
+        if case .plain = options.keys {
+            asksDictionaries = false
+        } else {
+            asksDictionaries = true
+        }
         path.reserveCapacity(16)
     }
 
@@ -85,6 +90,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         entries = other.entries
         nullIndex = other.nullIndex
         options = other.options
+        asksDictionaries = other.asksDictionaries
         self.index = index
         self.path = path
     }
@@ -160,16 +166,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         // The common leaves first, without a trip through their `init(from:)`.
         // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
-        // Types compared by identity, the generic ones looked up once (see `LeafType`).
         switch LeafType(T.self) {
-        case .string: return unsafeBitCast(try string(at: index, path: path), to: T.self)
-        case .int: return unsafeBitCast(try integer(at: index, path: path, as: Int.self), to: T.self)
-        case .double: return unsafeBitCast(try double(at: index, path: path), to: T.self)
-        case .bool: return unsafeBitCast(try bool(at: index, path: path), to: T.self)
-        // Arrays of leaves, read straight from the tape.
-        case .strings: return unsafeBitCast(try leaves(at: index) { try self.string(at: $0, path: $1()) }, to: T.self)
-        case .ints: return unsafeBitCast(try leaves(at: index) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self)
-        case .doubles: return unsafeBitCast(try leaves(at: index) { try self.double(at: $0, path: $1()) }, to: T.self)
+        case .plain(let leaf): return try plainLeaf(leaf, as: T.self, at: index, element: nil)
         // JSONDecoder names these types when it finds null, and calls no custom strategy.
         case .date: return unsafeBitCast(try date(at: try nonNull(Date.self, at: index)), to: T.self)
         case .data: return unsafeBitCast(try data(at: try nonNull(Data.self, at: index)), to: T.self)
@@ -179,13 +177,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
         // No `as? T` in this function: a cast to `T` makes every call look up `Optional<T>`'s
         // metadata on entry, for the leaves too.
-        if case .plain = options.keys {
-        } else if let dictionary = type as? any StringKeyedDictionary.Type {
-            // As JSONDecoder: a `[String: Value]`'s keys are the member names as written.
-            return try members(of: dictionary, as: T.self, at: index)
-        }
-        if let array = arrayType(T.self) {
+        switch shapes.answer(for: T.self, { TypeShape(of: T.self, asksDictionaries: asksDictionaries) }) {
+        case .array(let array):
             return try array.elements(of: self, at: index, as: T.self)
+        case .dictionary(let dictionary):
+            // As JSONDecoder: a `[String: Value]`'s keys are the member names as written, whatever
+            // the key strategy (only asked when there is one).
+            return try members(of: dictionary, as: T.self, at: index)
+        case .other:
+            break
         }
         let saved = self.index
         self.index = index
@@ -202,19 +202,26 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return value
     }
 
-    /// `type` as an array of decodable elements, or `nil`.
-    private func arrayType(_ type: Any.Type) -> (any DecodableArray.Type)? {
-        let identity = ObjectIdentifier(type)
-        for asked in askedTypes where asked.type == identity { return asked.array }
-        let answer = (type: identity, array: type as? any DecodableArray.Type)
-        // At most eight remembered, the oldest replaced first.
-        if askedTypes.count < 8 {
-            askedTypes.append(answer)
-        } else {
-            askedTypes[nextAskedSlot] = answer
-            nextAskedSlot = (nextAskedSlot + 1) % 8
+    /// The value at `index` as `T`, which is the plain leaf `leaf`, read straight from the tape.
+    /// Its coding path is the decoder's, plus the position `element` when given (made only for an
+    /// error). Not `T?`: an optional of a generic type costs a metadata lookup per call.
+    @inline(__always)
+    private func plainLeaf<T>(_ leaf: LeafType.Plain, as type: T.Type, at index: Int, element: Int?) throws -> T {
+        // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
+        switch leaf {
+        case .string: unsafeBitCast(try string(at: index, path: leafPath(element)), to: T.self)
+        case .int: unsafeBitCast(try integer(at: index, path: leafPath(element), as: Int.self), to: T.self)
+        case .double: unsafeBitCast(try double(at: index, path: leafPath(element)), to: T.self)
+        case .bool: unsafeBitCast(try bool(at: index, path: leafPath(element)), to: T.self)
+        case .strings: unsafeBitCast(try leaves(at: index, element: element) { try self.string(at: $0, path: $1()) }, to: T.self)
+        case .ints: unsafeBitCast(try leaves(at: index, element: element) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self)
+        case .doubles: unsafeBitCast(try leaves(at: index, element: element) { try self.double(at: $0, path: $1()) }, to: T.self)
         }
-        return answer.array
+    }
+
+    /// The decoder's coding path plus the array positions given.
+    private func leafPath(_ positions: Int?...) -> [any CodingKey] {
+        path + positions.compactMap { $0.map { JSONKey(index: $0) } }
     }
 
     /// The elements of the array at `index`, each through ``unwrap(_:at:)``: what
@@ -227,9 +234,17 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         let count = Int(entries[index].count)
         let base = TapePathBase(depth: path.count, explicit: nil)
         var position = index + 1
+        // Plain leaves (a polygon's `[Double]` points) need no path of their own but in an error.
+        var plain: LeafType.Plain?
+        if case .plain(let leaf) = LeafType(Element.self) { plain = leaf }
         return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             for offset in 0..<count {
-                let element = try withPath(base, appending: JSONKey(index: offset)) { try unwrap(Element.self, at: position) }
+                let element: Element
+                if let plain {
+                    element = try plainLeaf(plain, as: Element.self, at: position, element: offset)
+                } else {
+                    element = try withPath(base, appending: JSONKey(index: offset)) { try unwrap(Element.self, at: position) }
+                }
                 buffer.initializeElement(at: offset, to: consume element)
                 initialized += 1
                 position = next(after: position)
@@ -238,17 +253,20 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     /// The elements of the array at `index`, each read by `read` (given its index and its path,
-    /// made only for an error); the same errors as through an unkeyed container.
-    private func leaves<Element>(at index: Int, _ read: (Int, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
+    /// made only for an error); the same errors as through an unkeyed container. The array's
+    /// coding path is the decoder's, plus the position `element` when given.
+    private func leaves<Element>(at index: Int, element: Int?, _ read: (Int, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
         guard entries[index].kind == .array else {
-            throw mismatch([Any].self, at: index, path: path, container: "unkeyed")
+            throw mismatch([Any].self, at: index, path: leafPath(element), container: "unkeyed")
         }
         let count = Int(entries[index].count)
+        // Appended to reserved room: the specialized path (`unsafeUninitializedCapacity` looks up
+        // the storage's generic metadata on every call).
         var elements: [Element] = []
         elements.reserveCapacity(count)
         var position = index + 1
         for offset in 0..<count {
-            elements.append(try read(position) { self.path + [JSONKey(index: offset)] })
+            elements.append(try read(position) { self.leafPath(element, offset) })
             position = next(after: position)
         }
         return elements
@@ -323,7 +341,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func integer<T: FixedWidthInteger>(at index: Int, path: @autoclosure () -> [any CodingKey], as type: T.Type = T.self) throws -> T {
-        let kind = entries[index].kind
+        let entry = entries[index]
+        let kind = entry.kind
+        // Read by the parse: only the range check is left.
+        if kind == .integer, entry.readLength != 0, let value = T(exactly: Int64(bitPattern: entry.value)) {
+            return value
+        }
         if kind == .integer, let value = withBytes(at: index, { JSONNumberReader.integer($0, as: T.self) }) {
             return value
         }
@@ -332,7 +355,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         // number in range; below 2^53 that is the value ("1.0", "1e2", even "1.0000000000000001");
         // from 2^53 up, the text read again as a decimal (see `decimalInteger`).
         if kind == .number {
-            let double = withBytes(at: index) { JSONNumberReader.double($0) }
+            let double = entry.readLength != 0 ? Double(bitPattern: entry.value) : withBytes(at: index) { JSONNumberReader.double($0) }
             if let value = T(exactly: double) {
                 if abs(double) < 9_007_199_254_740_992 { return value }
                 if let exact = withBytes(at: index, { JSONNumberReader.decimalInteger($0, as: T.self) }) { return exact }
@@ -342,7 +365,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func double(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Double {
-        switch entries[index].kind {
+        let entry = entries[index]
+        // Read by the parse: finite, and 0 only when written as 0 (an integer's 0 may be `-0`).
+        if entry.readLength != 0 {
+            if entry.kind == .number { return Double(bitPattern: entry.value) }
+            if entry.value != 0 { return Double(Int64(bitPattern: entry.value)) }
+        }
+        switch entry.kind {
         case .integer, .number:
             let value = withBytes(at: index) { JSONNumberReader.double($0) }
             // As JSONDecoder: a non-zero number too small for the type is an error, not 0.

@@ -120,9 +120,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             // A match before the wrap from a hint further on may have an earlier namesake, and
             // JSONDecoder reads the first: objects that may repeat a name are searched from the top.
-            // Objects of up to four plain names are searched from the top without asking: a few
+            // Objects of up to eight plain names are searched from the top without asking: a few
             // length comparisons cost less than hashing their names.
-            if member > 0, (count <= 4 && !snakeCase) || decoder.mayRepeatNames(object, snakeCase: snakeCase) {
+            if member > 0, (count <= 8 && !snakeCase) || decoder.mayRepeatNames(object, snakeCase: snakeCase) {
                 position = object + 1
                 member = 0
             }
