@@ -158,15 +158,3 @@ struct CancellationAndTimeoutTests {
         #expect(result.error?.localizedDescription == "No Internet connection.")
     }
 }
-
-/// A step that only passes each request on.
-private struct PassingOn: Middleware {
-    func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: MiddlewareContext,
-        next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        try await next(request, body, context)
-    }
-}

@@ -18,18 +18,6 @@ struct HostileServerTests {
         }
     }
 
-    /// A step that changes nothing, so that a call takes the path through the middleware chain.
-    struct PassThrough: Middleware {
-        func intercept(
-            _ request: HTTPRequest,
-            body: HTTPBody?,
-            context: MiddlewareContext,
-            next: MiddlewareNext
-        ) async throws -> (HTTPResponse, HTTPBody?) {
-            try await next(request, body, context)
-        }
-    }
-
     /// Responses no HTTP/1.1 parser should accept, each an `invalidResponse` on every transport.
     static let malformed = [
         "HTTQ/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
@@ -104,7 +92,7 @@ struct HostileServerTests {
         let limit = 1024 * 1024
         let (result, elapsed) = await measure {
             await capture {
-                try await Self.client(server, transport, limit: limit, middleware: throughMiddleware ? [PassThrough()] : [])
+                try await Self.client(server, transport, limit: limit, middleware: throughMiddleware ? [PassingOn()] : [])
                     .send(Request<Data>(.get, "x"))
             }
         }
