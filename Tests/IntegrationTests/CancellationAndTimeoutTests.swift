@@ -112,8 +112,8 @@ struct CancellationAndTimeoutTests {
         }
     }
 
-    /// Without middleware a call runs as one task that carries the attempt's deadline; with
-    /// middleware each attempt runs in a task of its own. Both end the same way.
+    /// Without middleware a call's only task is its attempt's, which carries the deadline; with
+    /// middleware they run in a task of the call and each attempt in another. Both end the same way.
     @Test(
         "timeouts and cancelAll() end a call whether or not it passes through middleware",
         arguments: TransportKind.allCases, [false, true])
@@ -146,6 +146,39 @@ struct CancellationAndTimeoutTests {
         }
     }
 
+    @Test("cancelAll() ends a call while its middleware waits, before any attempt", arguments: TransportKind.allCases)
+    func cancelAllReachesMiddlewareWaits(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = backends.echo { $0.middleware = [WaitingFirst(wait: .seconds(30))] }
+            let call = Task { try await client.send(Request<Echo>(.get, "after")) }
+            while client.inFlightCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let (result, elapsed) = await measure {
+                client.cancelAll()
+                return await call.result
+            }
+            #expect(elapsed < hangBound)
+            #expect((result.error as? CourierError)?.kind == .cancelled)
+            #expect(client.inFlightCount == 0)
+        }
+    }
+
+    @Test("after cancelAll() a middleware that tries again starts no new attempt", arguments: TransportKind.allCases)
+    func cancelledCallStartsNoAttempt(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = backends.echo { $0.middleware = [TryingAgainOnAnyError()] }
+            let call = Task { try await client.send(Request<Echo>(.get, "slow").header(.fault, "delay=30000")) }
+            while client.inFlightCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(100))
+            let (result, elapsed) = await measure {
+                client.cancelAll()
+                return await call.result
+            }
+            // A second attempt would wait for the server's 30 s.
+            #expect(elapsed < hangBound)
+            #expect((result.error as? CourierError)?.kind == .cancelled)
+        }
+    }
+
     @Test("a refused port fails fast as no connection", arguments: TransportKind.allCases)
     func refusedPort(transport: TransportKind) async throws {
         let port = try await ReferenceServer.unusedPort()
@@ -156,5 +189,39 @@ struct CancellationAndTimeoutTests {
         #expect(elapsed < hangBound)
         #expect(result.error?.kind == .notConnected)
         #expect(result.error?.localizedDescription == "No Internet connection.")
+    }
+}
+
+/// Waits before passing the request on, as a throttle waiting for a free slot does.
+private struct WaitingFirst: Middleware {
+    let wait: Duration
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await Task.sleep(for: wait)
+        return try await next(request, body, context)
+    }
+}
+
+/// Tries once more after any failure, cancellation included: the careless retry a call must
+/// survive.
+private struct TryingAgainOnAnyError: Middleware {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        do {
+            return try await next(request, body, context)
+        } catch {
+            var again = context
+            again.attempt += 1
+            return try await next(request, body, again)
+        }
     }
 }

@@ -6,30 +6,30 @@ import OpenAPIRuntime
 /// redirects, within the attempt's timeout.
 ///
 /// Each time a middleware calls `next` (a retry, a repeat after a token refresh) is one attempt.
-/// It runs in a task of its own that its deadline cancels, so that a timed-out attempt ends with
-/// ``CourierError/Kind/timedOut`` while the call goes on (a retry may follow); ``Client/cancelAll()``
-/// reaches it through the call's task. One per call, shared by its attempts.
+/// It runs in a task of the call that its deadline cancels, so that a timed-out attempt ends with
+/// ``CourierError/Kind/timedOut`` while the call goes on (a retry may follow), and that
+/// ``Client/cancelAll()`` reaches. One per call, shared by its attempts.
 final class Attempt: Sendable {
     /// Each redirect hop's request and response.
     let exchange: TransportExchange
     /// Redirects, credentials and cookies of each hop.
     let hops: HopPolicy
-    /// The attempts in flight of the client, whose watchdog enforces their deadlines.
-    let registry: InFlightRequests
+    /// The call, whose registry runs each attempt in a task and enforces its deadline.
+    let call: InFlightCall
     /// What the call learns on its way, when someone reads it: the URL of the last response and
     /// the attempts made.
     let record: ExchangeRecord?
 
-    init(exchange: TransportExchange, hops: HopPolicy, registry: InFlightRequests, record: ExchangeRecord?) {
+    init(exchange: TransportExchange, hops: HopPolicy, call: InFlightCall, record: ExchangeRecord?) {
         self.exchange = exchange
         self.hops = hops
-        self.registry = registry
+        self.call = call
         self.record = record
     }
 
     /// Runs one attempt: the signature of ``MiddlewareNext``, so that it ends the chain.
     func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> (HTTPResponse, HTTPBody?) {
-        try await registry.perform(
+        try await call.run(
             deadline: .now + context.timeout,
             timeoutError: Self.timeoutError(after: context.timeout)
         ) {
@@ -44,7 +44,7 @@ final class Attempt: Sendable {
 
     /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``),
     /// each request with the jar's cookies and each response's cookies stored.
-    private func followingRedirects(
+    nonisolated(nonsending) private func followingRedirects(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: MiddlewareContext

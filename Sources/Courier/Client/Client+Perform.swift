@@ -6,13 +6,17 @@ extension Client {
     /// The one path every call takes, whatever its public method: `send`, `response(for:)`,
     /// `download`, `stream`, with or without middleware.
     ///
-    /// 1. The call's task: registered so that ``cancelAll()`` reaches it, and cancelled with the
-    ///    calling task.
-    /// 2. The middleware fold (``MiddlewareChain``), outermost first; with no middleware it is
-    ///    the terminal step alone.
-    /// 3. The terminal step, ``Attempt``: each attempt in a task with its deadline, following
-    ///    redirects, each hop a ``TransportExchange`` that delivers the body as `delivery` says.
+    /// 1. The call, registered with the client (``InFlightCall``): counted in ``activity`` and
+    ///    reached by ``cancelAll()`` until it ends.
+    /// 2. The middleware fold (``MiddlewareChain``), outermost first, in a task of the call; with
+    ///    no middleware it is the terminal step alone.
+    /// 3. The terminal step, ``Attempt``: each attempt in a task of the call with its deadline,
+    ///    following redirects, each hop a ``TransportExchange`` that delivers the body as
+    ///    `delivery` says.
     /// 4. `read`: the caller's own reading of the response (decode, save, hand over).
+    ///
+    /// Each task is cancelled with the calling task. Like every internal step of the path, this runs
+    /// on its caller's executor (`nonisolated(nonsending)`; see the "Performance design" article).
     ///
     /// - Parameters:
     ///   - prepared: The built request.
@@ -25,14 +29,16 @@ extension Client {
     ///     call's value.
     /// - Returns: What `read` returns.
     /// - Throws: ``CourierError``, naming the request.
-    func perform<Value: Sendable>(
+    nonisolated(nonsending) func perform<Value: Sendable>(
         _ prepared: PreparedRequest,
         configuration snapshot: ConfigurationSnapshot,
         delivery: ResponseDelivery,
         progress: (@Sendable (TransferProgress) -> Void)?,
         record: ExchangeRecord? = nil,
-        read: @escaping @Sendable (HTTPResponse, HTTPBody?) async throws -> Value
+        read: (HTTPResponse, HTTPBody?) async throws -> Value
     ) async throws(CourierError) -> Value {
+        let call = inFlight.begin()
+        defer { call.end() }
         do {
             let (body, upload) = try Self.requestBody(of: prepared)
             var context = MiddlewareContext(
@@ -55,20 +61,12 @@ extension Client {
                     bodyLimit: snapshot.value.maximumResponseBodySize
                 ),
                 hops: snapshot.hops,
-                registry: attempts,
+                call: call,
                 record: record
             )
-            let request = prepared.request
-            return try await inFlight.perform(deadline: nil) {
-                let (response, responseBody) = try await MiddlewareChain.run(
-                    middleware,
-                    request: request,
-                    body: body,
-                    context: context,
-                    terminal: attempt.run
-                )
-                return try await read(response, responseBody)
-            }
+            let send = MiddlewareChain.composed(middleware, call: call, terminal: attempt.run)
+            let (response, responseBody) = try await send(prepared.request, body, context)
+            return try await read(response, responseBody)
         } catch {
             throw CourierError(error).with(request: prepared.request)
         }

@@ -22,10 +22,9 @@ import OpenAPIURLSession
 public final class Client: Sendable {
     /// The configuration, frozen in a box: a call takes one reference to it.
     private let state: LockedState<ConfigurationSnapshot>
-    /// Calls in flight: what ``cancelAll()`` and ``activity`` reach.
+    /// Calls in flight and their tasks: what ``cancelAll()`` and ``activity`` reach, and what
+    /// enforces attempts' deadlines.
     let inFlight = InFlightRequests()
-    /// Attempts in flight and their deadlines: a retried request has one per attempt.
-    let attempts = InFlightRequests()
     /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI `ClientTransport`.
     public let transport: any ClientTransport
     /// The transport, when it reads whole bodies itself: looked up once, not per call.
@@ -119,7 +118,7 @@ public final class Client: Sendable {
         _ endpoint: E,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(CourierError) -> E.Response {
-        try await decode(endpoint, progress: progress) { value, _, _ in value }
+        try await decode(endpoint, progress: progress, recording: false) { value, _, _, _ in value }
     }
 
     /// Sends the call and returns its decoded response with the status, header fields, final URL
@@ -133,23 +132,19 @@ public final class Client: Sendable {
     /// - Returns: The decoded value and how it arrived.
     /// - Throws: ``CourierError``, as ``send(_:)`` does.
     public func response<E: Endpoint>(for endpoint: E) async throws(CourierError) -> DecodedResponse<E.Response> {
-        try await decode(endpoint, progress: nil) { value, response, record in
-            DecodedResponse(
-                value: value,
-                status: response.status,
-                headerFields: response.headerFields,
-                url: record.url ?? record.origin,
-                attempts: max(record.attempts, 1)
-            )
+        try await decode(endpoint, progress: nil, recording: true) { value, response, url, attempts in
+            DecodedResponse(value: value, status: response.status, headerFields: response.headerFields, url: url, attempts: attempts)
         }
     }
 
     /// Sends the call with its body read into memory and decodes it as the endpoint says; `finish`
-    /// makes the caller's value of the decoded one.
-    private func decode<E: Endpoint, Value: Sendable>(
+    /// makes the caller's value of the decoded one, the response, the URL it came from and the
+    /// number of attempts (both noted only when `recording`: otherwise the call's own origin and 1).
+    nonisolated(nonsending) private func decode<E: Endpoint, Value: Sendable>(
         _ endpoint: E,
         progress: (@Sendable (TransferProgress) -> Void)?,
-        finish: @escaping @Sendable (E.Response, HTTPResponse, ExchangeRecord) -> Value
+        recording: Bool,
+        finish: @escaping @Sendable (E.Response, HTTPResponse, URL, Int) -> Value
     ) async throws(CourierError) -> Value {
         let request = endpoint.request
         let snapshot = self.snapshot
@@ -159,7 +154,8 @@ public final class Client: Sendable {
         let decoder = ResponseJSONDecoder(for: request, configuration: snapshot.value)
         let errorFormat = snapshot.value.errorFormat
         let bodyLimit = snapshot.value.maximumResponseBodySize
-        let record = ExchangeRecord(origin: prepared.origin)
+        let origin = prepared.origin
+        let record = recording ? ExchangeRecord(origin: origin) : nil
         return try await perform(prepared, configuration: snapshot, delivery: .memory, progress: progress, record: record) {
             response, body in
             let value = try ResponseReader.read(
@@ -169,7 +165,7 @@ public final class Client: Sendable {
                 decoder: decoder,
                 errorFormat: errorFormat
             )
-            return finish(value, response, record)
+            return finish(value, response, record?.url ?? record?.origin ?? origin, max(record?.attempts ?? 1, 1))
         }
     }
 

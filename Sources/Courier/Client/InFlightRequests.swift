@@ -1,27 +1,33 @@
-/// Work a client has in flight: how ``Client/cancelAll()`` reaches each request, how attempts'
-/// timeouts fire, and what ``Client/activity`` reports.
+/// Work a client has in flight: its calls, and the tasks each call runs (its middleware, its
+/// attempts). How ``Client/cancelAll()`` reaches each call, how attempts' timeouts fire, and what
+/// ``Client/activity`` reports.
 ///
 /// One watchdog task per registry (running only while work with a deadline is in flight) checks
 /// deadlines every 25 ms and cancels work whose time is up, so an attempt costs a few lock
 /// operations instead of a timer task of its own.
 final class InFlightRequests: Sendable {
-    private struct Entry {
+    /// A task a call runs.
+    private struct Work {
         var deadline: ContinuousClock.Instant?
-        /// `nil` only between ``perform(deadline:timeoutError:_:)`` registering its work and
-        /// starting the work's task.
-        var work: (any CancellableWork)?
+        /// `nil` only between ``InFlightCall/run(deadline:timeoutError:_:)`` registering the work
+        /// and starting its task.
+        var task: (any CancellableWork)?
         var timedOut = false
     }
 
     private struct State {
         var nextID: UInt64 = 0
-        var entries: [UInt64: Entry] = [:]
+        /// How many calls are in flight: what ``Client/activity`` reports.
+        var calls = 0
+        /// Raised by every ``cancelAll()``: calls that began before it are cancelled.
+        var generation: UInt64 = 0
+        var work: [UInt64: Work] = [:]
         var watchdogRunning = false
         var nextSubscriberID: UInt64 = 0
         var subscribers: [UInt64: AsyncStream<Int>.Continuation] = [:]
 
         func publishCount() {
-            for subscriber in subscribers.values { subscriber.yield(entries.count) }
+            for subscriber in subscribers.values { subscriber.yield(calls) }
         }
     }
 
@@ -30,115 +36,90 @@ final class InFlightRequests: Sendable {
 
     private let state = LockedState(State())
 
-    /// Runs `operation` in a task of its own that ``cancelAll()`` and `deadline` can cancel, and
-    /// waits for it; cancelling the waiting task cancels it too.
-    ///
-    /// Where the platform has `Task.immediate`, the task starts on the calling thread and runs until
-    /// it first suspends: work that never waits (a stubbed or instant response) costs no thread hop.
-    /// The work is registered before it starts, so a ``cancelAll()`` at any moment reaches it.
-    /// - Parameters:
-    ///   - deadline: When the work is cancelled, if it has not finished.
-    ///   - timeoutError: Thrown instead of the work's own error when the deadline cancelled it.
-    ///   - operation: The work.
-    /// - Returns: The work's value.
-    func perform<Value: Sendable>(
-        deadline: ContinuousClock.Instant?,
-        timeoutError: @autoclosure () -> any Error = CancellationError(),
-        _ operation: sending @escaping () async throws -> Value
-    ) async throws -> Value {
-        let id = insert(deadline: deadline)
-        let work = Self.startTask(operation)
-        attach(id, work)
-        do {
-            let value = try await withTaskCancellationHandler {
-                try await work.value
-            } onCancel: {
-                work.cancel()
-            }
-            remove(id)
-            return value
-        } catch {
-            if remove(id) && !Task.isCancelled { throw timeoutError() }
-            throw error
+    /// Registers a call, in flight until ``InFlightCall/end()``.
+    func begin() -> InFlightCall {
+        let generation = state.withLock { state in
+            state.calls += 1
+            if !state.subscribers.isEmpty { state.publishCount() }
+            return state.generation
         }
+        return InFlightCall(registry: self, generation: generation)
     }
 
-    /// A task running `operation`, started on the calling thread where the platform can.
-    private static func startTask<Value: Sendable>(
-        _ operation: sending @escaping () async throws -> Value
-    ) -> Task<Value, any Error> {
-        #if compiler(>=6.2)
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return Task.immediate(operation: operation)
+    /// Forgets a call that has ended; one that ``cancelAll()`` cancelled is forgotten already.
+    func end(_ call: InFlightCall) {
+        state.withLock { state in
+            guard call.generation == state.generation else { return }
+            state.calls -= 1
+            if !state.subscribers.isEmpty { state.publishCount() }
         }
-        #endif
-        return Task(operation: operation)
     }
 
     /// Gives registered work its task, which cancelling it cancels; cancels at once when the work
     /// was cancelled (by ``cancelAll()`` or its deadline) before it had one. The task is kept as
     /// it is, not in a closure, which would cost an allocation per call.
-    private func attach(_ id: UInt64, _ work: some CancellableWork) {
+    func attach(_ id: UInt64, _ task: some CancellableWork) {
         let cancelNow = state.withLock { state in
-            // Through the index: `entries[id]?.work = …` costs several allocations per call.
-            guard let index = state.entries.index(forKey: id), !state.entries.values[index].timedOut else { return true }
-            state.entries.values[index].work = work
+            // Through the index: `work[id]?.task = …` costs several allocations per call.
+            guard let index = state.work.index(forKey: id), !state.work.values[index].timedOut else { return true }
+            state.work.values[index].task = task
             return false
         }
-        if cancelNow { work.cancel() }
+        if cancelNow { task.cancel() }
     }
 
-    /// Registers work that must finish by `deadline` (if any); returns the id to remove it with.
-    private func insert(deadline: ContinuousClock.Instant?) -> UInt64 {
-        let (id, startWatchdog) = state.withLock { state in
+    /// Registers work of `call` that must finish by `deadline` (if any); returns the id to remove
+    /// it with, or `nil` when the call was cancelled.
+    func insert(for call: InFlightCall, deadline: ContinuousClock.Instant?) -> UInt64? {
+        let registered = state.withLock { state -> (id: UInt64, startWatchdog: Bool)? in
+            guard call.generation == state.generation else { return nil }
             state.nextID += 1
-            state.entries[state.nextID] = Entry(deadline: deadline)
-            if !state.subscribers.isEmpty { state.publishCount() }
-            guard deadline != nil, !state.watchdogRunning else { return (state.nextID, false) }
+            let id = state.nextID
+            state.work[id] = Work(deadline: deadline)
+            guard deadline != nil, !state.watchdogRunning else { return (id, false) }
             state.watchdogRunning = true
-            return (state.nextID, true)
+            return (id, true)
         }
-        if startWatchdog {
+        if registered?.startWatchdog == true {
             Task.detached { [weak self] in await self?.watchDeadlines() }
         }
-        return id
+        return registered?.id
     }
 
-    /// Forgets a finished request.
-    /// - Returns: `true` when the request was cancelled because its deadline passed.
+    /// Forgets finished work.
+    /// - Returns: `true` when the work was cancelled because its deadline passed.
     @discardableResult
     func remove(_ id: UInt64) -> Bool {
-        state.withLock { state in
-            let entry = state.entries.removeValue(forKey: id)
-            if entry != nil && !state.subscribers.isEmpty { state.publishCount() }
-            return entry?.timedOut ?? false
-        }
+        state.withLock { $0.work.removeValue(forKey: id)?.timedOut ?? false }
     }
 
-    /// Cancels every registered request. Their tasks are cancelled outside the lock.
+    /// Cancels every call in flight: their tasks now, outside the lock, and any work they would
+    /// start later.
     func cancelAll() {
         let cancelled = state.withLock { state in
             defer {
-                state.entries.removeAll()
+                state.generation += 1
+                state.calls = 0
+                state.work.removeAll()
                 state.publishCount()
             }
-            return state.entries.values.compactMap(\.work)
+            return state.work.values.compactMap(\.task)
         }
-        for work in cancelled { work.cancel() }
+        for task in cancelled { task.cancel() }
     }
 
-    /// How many requests are in flight.
+    /// How many calls are in flight.
     var count: Int {
-        state.withLock { $0.entries.count }
+        state.withLock { $0.calls }
     }
 
-    /// The number of entries now and after every change, until the stream's consumer stops.
+    /// The number of calls in flight now and after every change, until the stream's consumer stops.
     func counts() -> AsyncStream<Int> {
         let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { state in
             state.nextSubscriberID += 1
             state.subscribers[state.nextSubscriberID] = continuation
-            continuation.yield(state.entries.count)
+            continuation.yield(state.calls)
             return state.nextSubscriberID
         }
         continuation.onTermination = { [weak self] _ in
@@ -154,23 +135,23 @@ final class InFlightRequests: Sendable {
             let (overdue, keepRunning) = state.withLock { state -> ([any CancellableWork], Bool) in
                 var overdue: [any CancellableWork] = []
                 var waiting = false
-                var index = state.entries.startIndex
-                while index != state.entries.endIndex {
-                    let entry = state.entries.values[index]
-                    if let deadline = entry.deadline, !entry.timedOut {
+                var index = state.work.startIndex
+                while index != state.work.endIndex {
+                    let work = state.work.values[index]
+                    if let deadline = work.deadline, !work.timedOut {
                         if deadline <= now {
-                            state.entries.values[index].timedOut = true
-                            if let work = entry.work { overdue.append(work) }
+                            state.work.values[index].timedOut = true
+                            if let task = work.task { overdue.append(task) }
                         } else {
                             waiting = true
                         }
                     }
-                    state.entries.formIndex(after: &index)
+                    state.work.formIndex(after: &index)
                 }
                 if !waiting { state.watchdogRunning = false }
                 return (overdue, waiting)
             }
-            for work in overdue { work.cancel() }
+            for task in overdue { task.cancel() }
             guard keepRunning else { return }
             try? await Task.sleep(for: Self.tick)
         }

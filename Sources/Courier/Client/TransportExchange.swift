@@ -25,7 +25,7 @@ struct TransportExchange: Sendable {
     /// Sends `request` to `origin` and delivers its response body.
     /// - Returns: The response and its body: in memory (one chunk), unread for a successful
     ///   stream, or `nil` when a successful body went to a file.
-    func send(_ request: HTTPRequest, body: HTTPBody?, origin: URL, name: String) async throws -> (HTTPResponse, HTTPBody?) {
+    nonisolated(nonsending) func send(_ request: HTTPRequest, body: HTTPBody?, origin: URL, name: String) async throws -> (HTTPResponse, HTTPBody?) {
         if let transfer = fileTransfer(request, body: body, origin: origin),
             let fileTransport = transport as? any FileTransferTransport
         {
@@ -64,7 +64,7 @@ struct TransportExchange: Sendable {
 
     /// The request through `ClientTransport.send`, both bodies reporting progress when the call
     /// asked for it; the response body is not read yet.
-    private func transfer(_ request: HTTPRequest, body: HTTPBody?, origin: URL, name: String) async throws -> (HTTPResponse, HTTPBody?) {
+    nonisolated(nonsending) private func transfer(_ request: HTTPRequest, body: HTTPBody?, origin: URL, name: String) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await transport.send(
             request,
             body: body.map { ProgressReportingBody.wrap($0, direction: .upload, report: progress) },
