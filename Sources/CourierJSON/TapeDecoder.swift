@@ -17,7 +17,6 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         var keys: Keys
         var nonConformingFloats: (positiveInfinity: String, negativeInfinity: String, nan: String)?
         let settings: UTF8JSONDecoder
-        let userInfo: [CodingUserInfoKey: Any]
 
         /// `nil` for a strategy this decoder cannot follow: then `JSONDecoder` decodes.
         init?(_ settings: UTF8JSONDecoder) {
@@ -34,16 +33,22 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             @unknown default: return nil
             }
             self.settings = settings
-            self.userInfo = settings.userInfo
         }
     }
 
+    /// How member names compare with coding keys: ``Options/keys`` without its closure, read
+    /// on every lookup without copying the options.
+    enum KeyMode {
+        case plain, snakeCase, custom
+    }
+
     /// Keeps ``bytes`` and ``entries`` alive.
-    let document: JSONDocument
+    let tape: JSONTape
     let bytes: UnsafeBufferPointer<UInt8>
     let entries: UnsafeBufferPointer<JSONTape.Entry>
     let nullIndex: Int
     let options: Options
+    let keyMode: KeyMode
     // The decoder is used from one thread at a time, by the `decode` call that made it: its
     // mutable state skips the run-time exclusivity checks, which cost more than the reads.
 
@@ -63,21 +68,19 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     @exclusivity(unchecked) var convertedNames: [Int: [String: Int]] = [:]
     /// Whether the types ``unwrap(_:at:)`` meets are arrays or dictionaries, asked once each.
     @exclusivity(unchecked) private var shapes = TypeTable<TypeShape>()
-    /// Whether to tell `[String: Value]` apart (only key strategies read those differently).
-    private let asksDictionaries: Bool
 
-    init(document: JSONDocument, options: Options) {
-        self.document = document
-        bytes = document.bytes
-        entries = document.entries
-        nullIndex = document.nullIndex
+    init(tape: JSONTape, options: Options) {
+        self.tape = tape
+        bytes = tape.bytes
+        entries = tape.entries
+        nullIndex = tape.nullIndex
+        keyMode =
+            switch options.keys {
+            case .plain: .plain
+            case .snakeCase: .snakeCase
+            case .custom: .custom
+            }
         self.options = options
-        if case .plain = options.keys {
-            asksDictionaries = false
-        } else {
-            asksDictionaries = true
-        }
-        path.reserveCapacity(16)
     }
 
     deinit {
@@ -85,18 +88,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     private init(sharing other: TapeDecoder, index: Int, path: [any CodingKey]) {
-        document = other.document
+        tape = other.tape
         bytes = other.bytes
         entries = other.entries
         nullIndex = other.nullIndex
         options = other.options
-        asksDictionaries = other.asksDictionaries
+        keyMode = other.keyMode
         self.index = index
         self.path = path
     }
 
     var codingPath: [any CodingKey] { path }
-    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { options.settings.userInfo }
 
     /// The first `depth` keys of the path.
     func path(depth: Int) -> [any CodingKey] {
@@ -175,17 +178,22 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         case .decimal: return unsafeBitCast(try decimal(at: index), to: T.self)
         case nil: break
         }
+        // Only an array is read as `[Element]`, and only an object as `[String: Value]` (with a
+        // key strategy): for any other value, `init(from:)` throws the same error.
         // No `as? T` in this function: a cast to `T` makes every call look up `Optional<T>`'s
         // metadata on entry, for the leaves too.
-        switch shapes.answer(for: T.self, { TypeShape(of: T.self, asksDictionaries: asksDictionaries) }) {
-        case .array(let array):
-            return try array.elements(of: self, at: index, as: T.self)
-        case .dictionary(let dictionary):
-            // As JSONDecoder: a `[String: Value]`'s keys are the member names as written, whatever
-            // the key strategy (only asked when there is one).
-            return try members(of: dictionary, as: T.self, at: index)
-        case .other:
-            break
+        let kind = entries[index].kind
+        if kind == .array || (kind == .object && keyMode != .plain) {
+            switch shapes.answer(for: T.self, { TypeShape(of: T.self, asksDictionaries: keyMode != .plain) }) {
+            case .array(let array):
+                if kind == .array { return try array.elements(of: self, at: index, as: T.self) }
+            case .dictionary(let dictionary):
+                // As JSONDecoder: a `[String: Value]`'s keys are the member names as written,
+                // whatever the key strategy.
+                if kind == .object { return try members(of: dictionary, as: T.self, at: index) }
+            case .other:
+                break
+            }
         }
         let saved = self.index
         self.index = index

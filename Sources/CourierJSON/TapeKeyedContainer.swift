@@ -43,7 +43,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         // while comparing, see `SnakeCaseName`). A custom strategy's names are converted once per
         // object and kept by the decoder, so this container stays two references to copy: the
         // standard library's container box copies it for every call.
-        if case .custom = decoder.options.keys, decoder.convertedNames[object] == nil {
+        if decoder.keyMode == .custom, decoder.convertedNames[object] == nil {
             var converted: [String: Int] = [:]
             var position = object + 1
             let end = decoder.next(after: object)
@@ -60,16 +60,12 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// Member names after a custom key strategy → value index; `nil` for the other strategies.
     private var converted: [String: Int]? {
-        if case .custom = decoder.options.keys { return decoder.convertedNames[object] }
-        return nil
+        decoder.keyMode == .custom ? decoder.convertedNames[object] : nil
     }
 
     var codingPath: [any CodingKey] { decoder.codingPath(base) }
 
-    private var isSnakeCase: Bool {
-        if case .snakeCase = decoder.options.keys { return true }
-        return false
-    }
+    private var isSnakeCase: Bool { decoder.keyMode == .snakeCase }
 
     var allKeys: [Key] {
         var keys: [Key] = []

@@ -62,29 +62,35 @@ public struct UTF8JSONDecoder: Sendable {
     /// Decodes a value of `type` from the UTF-8 JSON text in `data`.
     /// - Throws: `DecodingError`, as `JSONDecoder` would.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decode(type, parsing: data)
+        guard let options = TapeDecoder.Options(self) else {
+            return try foundationDecoder().decode(type, from: data)
+        }
+        return try decode(type, from: parse(data.withUnsafeBytes { JSONTape.parse(copying: $0) }), options: options)
     }
 
     /// Decodes a value of `type` from UTF-8 JSON bytes.
     /// - Throws: `DecodingError`, as `JSONDecoder` would.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try decode(type, parsing: bytes)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, parsing bytes: some Collection<UInt8>) throws -> T {
         guard let options = TapeDecoder.Options(self) else {
             return try foundationDecoder().decode(type, from: Data(bytes))
         }
-        let document: JSONDocument
-        do {
-            document = try JSONDocument(parsing: bytes)
-        } catch {
+        return try decode(type, from: parse(bytes.withUnsafeBytes { JSONTape.parse(copying: $0) }), options: options)
+    }
+
+    /// The tape, or the error `JSONDecoder` throws for text that is not JSON.
+    private func parse(_ result: Result<JSONTape, JSONSyntaxError>) throws -> JSONTape {
+        switch result {
+        case .success(let tape):
+            return tape
+        case .failure(let error):
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error)
             )
         }
-        let decoder = TapeDecoder(document: document, options: options)
-        return try decoder.unwrap(type, at: 0)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from tape: JSONTape, options: TapeDecoder.Options) throws -> T {
+        try TapeDecoder(tape: tape, options: options).unwrap(type, at: 0)
     }
 
     /// `JSONDecoder` with the same settings: for a strategy this decoder does not know.
