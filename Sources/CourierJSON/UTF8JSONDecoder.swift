@@ -62,19 +62,19 @@ public struct UTF8JSONDecoder: Sendable {
     /// Decodes a value of `type` from the UTF-8 JSON text in `data`.
     /// - Throws: `DecodingError`, as `JSONDecoder` would.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        guard let options = TapeDecoder.Options(self) else {
+        guard let keyMode = TapeDecoder.KeyMode(keyDecodingStrategy), followsFloatStrategy else {
             return try foundationDecoder().decode(type, from: data)
         }
-        return try decode(type, from: parse(data.withUnsafeBytes { JSONTape.parse(copying: $0) }), options: options)
+        return try decode(type, from: parse(data.withUnsafeBytes { JSONTape.parse(copying: $0) }), keyMode: keyMode)
     }
 
     /// Decodes a value of `type` from UTF-8 JSON bytes.
     /// - Throws: `DecodingError`, as `JSONDecoder` would.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        guard let options = TapeDecoder.Options(self) else {
+        guard let keyMode = TapeDecoder.KeyMode(keyDecodingStrategy), followsFloatStrategy else {
             return try foundationDecoder().decode(type, from: Data(bytes))
         }
-        return try decode(type, from: parse(bytes.withUnsafeBytes { JSONTape.parse(copying: $0) }), options: options)
+        return try decode(type, from: parse(bytes.withUnsafeBytes { JSONTape.parse(copying: $0) }), keyMode: keyMode)
     }
 
     /// The tape, or the error `JSONDecoder` throws for text that is not JSON.
@@ -89,8 +89,16 @@ public struct UTF8JSONDecoder: Sendable {
         }
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from tape: JSONTape, options: TapeDecoder.Options) throws -> T {
-        try TapeDecoder(tape: tape, options: options).unwrap(type, at: 0)
+    private func decode<T: Decodable>(_ type: T.Type, from tape: JSONTape, keyMode: TapeDecoder.KeyMode) throws -> T {
+        try TapeDecoder(tape: tape, settings: self, keyMode: keyMode).unwrap(type, at: 0)
+    }
+
+    /// Whether the non-conforming float strategy is one this decoder knows.
+    private var followsFloatStrategy: Bool {
+        switch nonConformingFloatDecodingStrategy {
+        case .throw, .convertFromString: true
+        @unknown default: false
+        }
     }
 
     /// `JSONDecoder` with the same settings: for a strategy this decoder does not know.
