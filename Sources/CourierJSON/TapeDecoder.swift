@@ -157,15 +157,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         // key strategy): for any other value, `init(from:)` throws the same error.
         // No `as? T` in this function: a cast to `T` makes every call look up `Optional<T>`'s
         // metadata on entry, for the leaves too.
+        // Only an array is read as `[Element]`, and only an object as `[String: Value]` (with a
+        // key strategy, which such a dictionary ignores): for any other value, `init(from:)`
+        // throws the same error.
         let kind = entries[index].kind
         if kind == .array || (kind == .object && keyMode != .plain) {
-            switch shapes.answer(for: T.self, { TypeShape(of: T.self, asksDictionaries: keyMode != .plain) }) {
+            switch shapes.answer(for: T.self, { KnownTypeShapes.shared.shape(of: T.self) }) {
             case .array(let array):
                 if kind == .array { return try array.elements(of: self, at: index, as: T.self) }
             case .dictionary(let dictionary):
                 // As JSONDecoder: a `[String: Value]`'s keys are the member names as written,
                 // whatever the key strategy.
-                if kind == .object { return try members(of: dictionary, as: T.self, at: index) }
+                if kind == .object { return try dictionary.members(of: self, at: index, as: T.self) }
             case .other:
                 break
             }
@@ -174,15 +177,6 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         self.index = index
         defer { self.index = saved }
         return try T(from: self)
-    }
-
-    /// The `[String: Value]` at `index` with its member names as written (`dictionary` is `T`).
-    @inline(never)
-    private func members<T>(of dictionary: any StringKeyedDictionary.Type, as type: T.Type, at index: Int) throws -> T {
-        guard let value = try dictionary.init(members: self, at: index) as? T else {
-            throw typeMismatch(T.self, at: index, path: path)
-        }
-        return value
     }
 
     /// The value at `index` as `T`, which is the plain leaf `leaf`, read straight from the tape,
