@@ -10,9 +10,9 @@
 /// A container's entry records how many entries it holds, so a reader skips a whole value in one
 /// step. Strings and numbers are kept as byte ranges and converted only when a value is read.
 ///
-/// The entries live in memory of the tape's own, written in place as the parser goes (no array
-/// to check for uniqueness on each of the thousands of appends, no copy afterwards), and freed
-/// with the tape.
+/// The tape keeps a copy of the text, and its entries are written in place as the parser goes (no
+/// array to check for uniqueness on each of the thousands of appends, no copy afterwards): both in
+/// one allocation of the tape's own, freed with it.
 final class JSONTape {
     /// What an entry is.
     enum Kind: UInt8 {
@@ -68,9 +68,15 @@ final class JSONTape {
         }
     }
 
+    /// A copy of the JSON text: decoders read member names and scalars from it in place.
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The entries; the value is at 0, and one `null` entry past the document stands in for
     /// values that are absent (see ``nullIndex``).
     let entries: UnsafeBufferPointer<Entry>
+    /// One allocation for the copy of the text and, unless the parse outgrew them, the entries.
+    private let block: UnsafeMutableRawPointer
+    /// Whether the entries outgrew the block into an allocation of their own.
+    private let entriesAllocated: Bool
 
     /// An entry that is `null` and belongs to no container.
     var nullIndex: Int { entries.count - 1 }
@@ -78,24 +84,34 @@ final class JSONTape {
     /// The deepest nesting of arrays and objects accepted; as Foundation's `JSONSerialization`.
     static let maximumDepth = 512
 
-    /// Parses `bytes`, or throws a ``JSONSyntaxError`` saying what is wrong and where.
-    init(parsing bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
-        guard bytes.count < Int(UInt32.max) else {
+    /// Copies and parses `text`, or throws a ``JSONSyntaxError`` saying what is wrong and where.
+    init(parsing text: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
+        guard text.count < Int(UInt32.max) else {
             throw JSONSyntaxError(.documentTooLarge, at: 0)
         }
-        var parser = Parser(bytes: bytes)
+        // About one entry per eight bytes in typical JSON; more when needed.
+        let capacity = max(16, text.count / 8)
+        let entriesOffset = (text.count + 15) & ~15
+        block = .allocate(byteCount: entriesOffset + capacity * MemoryLayout<Entry>.stride, alignment: 16)
+        let copy = block.bindMemory(to: UInt8.self, capacity: text.count)
+        if let source = text.baseAddress { copy.initialize(from: source, count: text.count) }
+        bytes = UnsafeBufferPointer(start: copy, count: text.count)
+        var parser = Parser(bytes: bytes, entries: (block + entriesOffset).bindMemory(to: Entry.self, capacity: capacity), capacity: capacity)
         do {
             try parser.parse()
         } catch {
-            parser.entries.deallocate()
+            if parser.entriesAllocated { parser.entries.deallocate() }
+            block.deallocate()
             throw error
         }
         parser.append(Entry(kind: .null, start: 0, length: 0, count: 0))
         entries = UnsafeBufferPointer(start: parser.entries, count: parser.count)
+        entriesAllocated = parser.entriesAllocated
     }
 
     deinit {
-        entries.deallocate()
+        if entriesAllocated { entries.deallocate() }
+        block.deallocate()
     }
 
     /// The single-pass parser.
@@ -107,14 +123,17 @@ final class JSONTape {
         var entries: UnsafeMutablePointer<Entry>
         var count = 0
         var capacity: Int
-        /// Indices of the containers still open, innermost last.
-        var open: [Int] = []
+        /// Whether ``entries`` moved out of the tape's block into an allocation of their own.
+        var entriesAllocated = false
+        /// The innermost container still open, or -1. An open container's `length` holds 1 + the
+        /// index of the one around it (0 for none) until it closes: a stack without an array.
+        var innermost = -1
+        var depth = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) {
+        init(bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeMutablePointer<Entry>, capacity: Int) {
             self.bytes = bytes
-            // About one entry per eight bytes in typical JSON; more when needed.
-            capacity = max(16, bytes.count / 8)
-            entries = .allocate(capacity: capacity)
+            self.entries = entries
+            self.capacity = capacity
         }
 
         @inline(__always)
@@ -129,8 +148,9 @@ final class JSONTape {
         private mutating func grow() {
             let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
             larger.moveInitialize(from: entries, count: count)
-            entries.deallocate()
+            if entriesAllocated { entries.deallocate() }
             entries = larger
+            entriesAllocated = true
             capacity *= 2
         }
 
@@ -181,7 +201,8 @@ final class JSONTape {
         private mutating func afterValue() throws(JSONSyntaxError) -> Bool {
             while true {
                 skipWhitespace()
-                guard let container = open.last else {
+                let container = innermost
+                guard container >= 0 else {
                     guard position == bytes.count else { throw JSONSyntaxError(.unexpectedCharacter, at: position) }
                     return true
                 }
@@ -225,15 +246,18 @@ final class JSONTape {
         }
 
         private mutating func openContainer(_ kind: Kind) throws(JSONSyntaxError) {
-            guard open.count < JSONTape.maximumDepth else { throw JSONSyntaxError(.tooDeeplyNested, at: position) }
-            open.append(count)
-            append(Entry(kind: kind, start: UInt32(position), length: 0, count: 0))
+            guard depth < JSONTape.maximumDepth else { throw JSONSyntaxError(.tooDeeplyNested, at: position) }
+            depth += 1
+            append(Entry(kind: kind, start: UInt32(position), length: UInt32(innermost + 1), count: 0))
+            innermost = count - 1
             position += 1
             skipWhitespace()
         }
 
         private mutating func closeContainer() {
-            let container = open.removeLast()
+            let container = innermost
+            innermost = Int(entries[container].length) - 1
+            depth -= 1
             entries[container].length = UInt32(count - container - 1)
         }
 
@@ -506,5 +530,13 @@ final class JSONTape {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+extension JSONTape {
+    /// ``init(parsing:)`` for the raw bytes a `Data` or an array lends, with the error as a value
+    /// (their `withUnsafeBytes` throws untyped errors).
+    static func parse(copying text: UnsafeRawBufferPointer) -> Result<JSONTape, JSONSyntaxError> {
+        Result { () throws(JSONSyntaxError) in try JSONTape(parsing: text.bindMemory(to: UInt8.self)) }
     }
 }

@@ -3,9 +3,8 @@ import Foundation
 /// The types ``TapeDecoder`` reads straight from the tape instead of through their
 /// `init(from:)`, recognised by identity.
 ///
-/// `[String].self` and the other generic types cost a metadata lookup each time they are
-/// spelled; their identities are looked up once here, so telling a type apart is a few
-/// comparisons.
+/// `[String].self` and the other arrays are spelled through the compiler's cached metadata
+/// accessors, so telling a type apart is a few comparisons.
 enum LeafType {
     /// The leaves read from the tape whatever the strategies: a string, a number, a Bool, or an
     /// array of them.
@@ -20,22 +19,24 @@ enum LeafType {
     /// decimals from the number's text.
     case date, data, url, decimal
 
-    private static let identities: [(ObjectIdentifier, LeafType)] = [
-        (ObjectIdentifier(String.self), .plain(.string)), (ObjectIdentifier(Int.self), .plain(.int)),
-        (ObjectIdentifier(Double.self), .plain(.double)), (ObjectIdentifier(Bool.self), .plain(.bool)),
-        (ObjectIdentifier([String].self), .plain(.strings)), (ObjectIdentifier([Int].self), .plain(.ints)),
-        (ObjectIdentifier([Double].self), .plain(.doubles)), (ObjectIdentifier(Date.self), .date),
-        (ObjectIdentifier(Data.self), .data), (ObjectIdentifier(URL.self), .url),
-        (ObjectIdentifier(Decimal.self), .decimal),
-    ]
-
-    /// The leaf `type` is, or `nil` for any other type.
+    /// The leaf `type` is, or `nil` for any other type: a few comparisons of metadata addresses
+    /// (no table behind a `swift_once`, as this runs for every value read).
+    @inline(__always)
     init?(_ type: Any.Type) {
         let identity = ObjectIdentifier(type)
-        for (candidate, leaf) in Self.identities where candidate == identity {
-            self = leaf
-            return
+        switch identity {
+        case ObjectIdentifier(String.self): self = .plain(.string)
+        case ObjectIdentifier(Int.self): self = .plain(.int)
+        case ObjectIdentifier(Double.self): self = .plain(.double)
+        case ObjectIdentifier(Bool.self): self = .plain(.bool)
+        case ObjectIdentifier([String].self): self = .plain(.strings)
+        case ObjectIdentifier([Int].self): self = .plain(.ints)
+        case ObjectIdentifier([Double].self): self = .plain(.doubles)
+        case ObjectIdentifier(Date.self): self = .date
+        case ObjectIdentifier(Data.self): self = .data
+        case ObjectIdentifier(URL.self): self = .url
+        case ObjectIdentifier(Decimal.self): self = .decimal
+        default: return nil
         }
-        return nil
     }
 }

@@ -1,6 +1,23 @@
+import Foundation
+
 /// Compares a snake_case member name with a coding key as `convertFromSnakeCase` would convert
 /// it, byte by byte and without making the converted string: `user_id` matches `userId`.
 enum SnakeCaseName {
+    /// `user_id` → `userId`, as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` does it:
+    /// leading and trailing underscores kept, a name without inner underscores left alone.
+    static func converted(_ name: String) -> String {
+        guard let first = name.firstIndex(where: { $0 != "_" }) else { return name }
+        var last = name.index(before: name.endIndex)
+        while last > first, name[last] == "_" { name.formIndex(before: &last) }
+        let core = name[first...last]
+        let components = core.split(separator: "_")
+        let joined =
+            components.count == 1
+            ? String(core)
+            : ([components[0].lowercased()] + components.dropFirst().map { $0.capitalized }).joined()
+        return String(name[..<first]) + joined + String(name[name.index(after: last)...])
+    }
+
     /// Whether `name`, converted, equals `converted`; `nil` when the name is not plain ASCII
     /// letters and underscores (digits only in its first word): then the caller converts through
     /// `String` as Foundation does, for the same result.

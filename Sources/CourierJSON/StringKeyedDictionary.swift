@@ -1,10 +1,17 @@
 /// `[String: Value]`, which JSONDecoder reads with member names as written whatever the key
 /// strategy: so does ``TapeDecoder``.
 protocol StringKeyedDictionary {
-    init(members decoder: TapeDecoder, at index: Int) throws
+    /// The object at `index`, as `T` (which is `Self`).
+    static func members<T>(of decoder: TapeDecoder, at index: Int, as type: T.Type) throws -> T
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
+    static func members<T>(of decoder: TapeDecoder, at index: Int, as type: T.Type) throws -> T {
+        // `unsafeBitCast` from a type to itself: `unwrap` asks only with `T == Self` (an `as?`
+        // cast would check the dictionary's elements one by one).
+        unsafeBitCast(try Self(members: decoder, at: index), to: T.self)
+    }
+
     init(members decoder: TapeDecoder, at index: Int) throws {
         guard decoder.entries[index].kind == .object else {
             let saved = decoder.index

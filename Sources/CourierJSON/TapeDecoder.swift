@@ -6,44 +6,29 @@ import Foundation
 /// and the coding path is one stack pushed and popped around it, so nested values cost no
 /// allocation of their own. Containers remember how deep the path was when they were made.
 final class TapeDecoder: Decoder, SingleValueDecodingContainer {
-    /// The strategies, in the form the decoder reads them.
-    struct Options {
-        enum Keys {
-            case plain
-            case snakeCase
-            case custom(@Sendable ([any CodingKey]) -> any CodingKey)
-        }
-
-        var keys: Keys
-        var nonConformingFloats: (positiveInfinity: String, negativeInfinity: String, nan: String)?
-        let settings: UTF8JSONDecoder
-        let userInfo: [CodingUserInfoKey: Any]
+    /// How member names compare with coding keys, from the key strategy.
+    enum KeyMode {
+        case plain, snakeCase, custom
 
         /// `nil` for a strategy this decoder cannot follow: then `JSONDecoder` decodes.
-        init?(_ settings: UTF8JSONDecoder) {
-            switch settings.keyDecodingStrategy {
-            case .useDefaultKeys: keys = .plain
-            case .convertFromSnakeCase: keys = .snakeCase
-            case .custom(let convert): keys = .custom(convert)
+        init?(_ strategy: JSONDecoder.KeyDecodingStrategy) {
+            switch strategy {
+            case .useDefaultKeys: self = .plain
+            case .convertFromSnakeCase: self = .snakeCase
+            case .custom: self = .custom
             @unknown default: return nil
             }
-            switch settings.nonConformingFloatDecodingStrategy {
-            case .throw: nonConformingFloats = nil
-            case .convertFromString(let positiveInfinity, let negativeInfinity, let nan):
-                nonConformingFloats = (positiveInfinity, negativeInfinity, nan)
-            @unknown default: return nil
-            }
-            self.settings = settings
-            self.userInfo = settings.userInfo
         }
     }
 
     /// Keeps ``bytes`` and ``entries`` alive.
-    let document: JSONDocument
+    let tape: JSONTape
     let bytes: UnsafeBufferPointer<UInt8>
     let entries: UnsafeBufferPointer<JSONTape.Entry>
     let nullIndex: Int
-    let options: Options
+    /// The strategies and user info.
+    let settings: UTF8JSONDecoder
+    let keyMode: KeyMode
     // The decoder is used from one thread at a time, by the `decode` call that made it: its
     // mutable state skips the run-time exclusivity checks, which cost more than the reads.
 
@@ -63,21 +48,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     @exclusivity(unchecked) var convertedNames: [Int: [String: Int]] = [:]
     /// Whether the types ``unwrap(_:at:)`` meets are arrays or dictionaries, asked once each.
     @exclusivity(unchecked) private var shapes = TypeTable<TypeShape>()
-    /// Whether to tell `[String: Value]` apart (only key strategies read those differently).
-    private let asksDictionaries: Bool
 
-    init(document: JSONDocument, options: Options) {
-        self.document = document
-        bytes = document.bytes
-        entries = document.entries
-        nullIndex = document.nullIndex
-        self.options = options
-        if case .plain = options.keys {
-            asksDictionaries = false
-        } else {
-            asksDictionaries = true
-        }
-        path.reserveCapacity(16)
+    init(tape: JSONTape, settings: UTF8JSONDecoder, keyMode: KeyMode) {
+        self.tape = tape
+        bytes = tape.bytes
+        entries = tape.entries
+        nullIndex = tape.nullIndex
+        self.settings = settings
+        self.keyMode = keyMode
     }
 
     deinit {
@@ -85,18 +63,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     private init(sharing other: TapeDecoder, index: Int, path: [any CodingKey]) {
-        document = other.document
+        tape = other.tape
         bytes = other.bytes
         entries = other.entries
         nullIndex = other.nullIndex
-        options = other.options
-        asksDictionaries = other.asksDictionaries
+        settings = other.settings
+        keyMode = other.keyMode
         self.index = index
         self.path = path
     }
 
     var codingPath: [any CodingKey] { path }
-    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { settings.userInfo }
 
     /// The first `depth` keys of the path.
     func path(depth: Int) -> [any CodingKey] {
@@ -167,7 +145,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         // The common leaves first, without a trip through their `init(from:)`.
         // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
         switch LeafType(T.self) {
-        case .plain(let leaf): return try plainLeaf(leaf, as: T.self, at: index, element: nil)
+        case .plain(let leaf): return try plainLeaf(leaf, as: T.self, at: index) { path }
         // JSONDecoder names these types when it finds null, and calls no custom strategy.
         case .date: return unsafeBitCast(try date(at: try nonNull(Date.self, at: index)), to: T.self)
         case .data: return unsafeBitCast(try data(at: try nonNull(Data.self, at: index)), to: T.self)
@@ -175,17 +153,25 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         case .decimal: return unsafeBitCast(try decimal(at: index), to: T.self)
         case nil: break
         }
+        // Only an array is read as `[Element]`, and only an object as `[String: Value]` (with a
+        // key strategy): for any other value, `init(from:)` throws the same error.
         // No `as? T` in this function: a cast to `T` makes every call look up `Optional<T>`'s
         // metadata on entry, for the leaves too.
-        switch shapes.answer(for: T.self, { TypeShape(of: T.self, asksDictionaries: asksDictionaries) }) {
-        case .array(let array):
-            return try array.elements(of: self, at: index, as: T.self)
-        case .dictionary(let dictionary):
-            // As JSONDecoder: a `[String: Value]`'s keys are the member names as written, whatever
-            // the key strategy (only asked when there is one).
-            return try members(of: dictionary, as: T.self, at: index)
-        case .other:
-            break
+        // Only an array is read as `[Element]`, and only an object as `[String: Value]` (with a
+        // key strategy, which such a dictionary ignores): for any other value, `init(from:)`
+        // throws the same error.
+        let kind = entries[index].kind
+        if kind == .array || (kind == .object && keyMode != .plain) {
+            switch shapes.answer(for: T.self, { KnownTypeShapes.shared.shape(of: T.self) }) {
+            case .array(let array):
+                if kind == .array { return try array.elements(of: self, at: index, as: T.self) }
+            case .dictionary(let dictionary):
+                // As JSONDecoder: a `[String: Value]`'s keys are the member names as written,
+                // whatever the key strategy.
+                if kind == .object { return try dictionary.members(of: self, at: index, as: T.self) }
+            case .other:
+                break
+            }
         }
         let saved = self.index
         self.index = index
@@ -193,35 +179,21 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return try T(from: self)
     }
 
-    /// The `[String: Value]` at `index` with its member names as written (`dictionary` is `T`).
-    @inline(never)
-    private func members<T>(of dictionary: any StringKeyedDictionary.Type, as type: T.Type, at index: Int) throws -> T {
-        guard let value = try dictionary.init(members: self, at: index) as? T else {
-            throw typeMismatch(T.self, at: index, path: path)
-        }
-        return value
-    }
-
-    /// The value at `index` as `T`, which is the plain leaf `leaf`, read straight from the tape.
-    /// Its coding path is the decoder's, plus the position `element` when given (made only for an
-    /// error). Not `T?`: an optional of a generic type costs a metadata lookup per call.
+    /// The value at `index` as `T`, which is the plain leaf `leaf`, read straight from the tape,
+    /// its coding path made by `path` only for an error. Not `T?`: an optional of a generic type
+    /// costs a metadata lookup per call.
     @inline(__always)
-    private func plainLeaf<T>(_ leaf: LeafType.Plain, as type: T.Type, at index: Int, element: Int?) throws -> T {
+    func plainLeaf<T>(_ leaf: LeafType.Plain, as type: T.Type, at index: Int, path: () -> [any CodingKey]) throws -> T {
         // `unsafeBitCast` from a type to itself: each branch runs only when `T` is that type.
         switch leaf {
-        case .string: unsafeBitCast(try string(at: index, path: leafPath(element)), to: T.self)
-        case .int: unsafeBitCast(try integer(at: index, path: leafPath(element), as: Int.self), to: T.self)
-        case .double: unsafeBitCast(try double(at: index, path: leafPath(element)), to: T.self)
-        case .bool: unsafeBitCast(try bool(at: index, path: leafPath(element)), to: T.self)
-        case .strings: unsafeBitCast(try leaves(at: index, element: element) { try self.string(at: $0, path: $1()) }, to: T.self)
-        case .ints: unsafeBitCast(try leaves(at: index, element: element) { try self.integer(at: $0, path: $1(), as: Int.self) }, to: T.self)
-        case .doubles: unsafeBitCast(try leaves(at: index, element: element) { try self.double(at: $0, path: $1()) }, to: T.self)
+        case .string: unsafeBitCast(try string(at: index, path: path()), to: T.self)
+        case .int: unsafeBitCast(try integer(at: index, path: path(), as: Int.self), to: T.self)
+        case .double: unsafeBitCast(try double(at: index, path: path()), to: T.self)
+        case .bool: unsafeBitCast(try bool(at: index, path: path()), to: T.self)
+        case .strings: unsafeBitCast(try leaves(at: index, path: path) { try self.string(at: $0, path: path() + [JSONKey(index: $1)]) }, to: T.self)
+        case .ints: unsafeBitCast(try leaves(at: index, path: path) { try self.integer(at: $0, path: path() + [JSONKey(index: $1)], as: Int.self) }, to: T.self)
+        case .doubles: unsafeBitCast(try leaves(at: index, path: path) { try self.double(at: $0, path: path() + [JSONKey(index: $1)]) }, to: T.self)
         }
-    }
-
-    /// The decoder's coding path plus the array positions given.
-    private func leafPath(_ positions: Int?...) -> [any CodingKey] {
-        path + positions.compactMap { $0.map { JSONKey(index: $0) } }
     }
 
     /// The elements of the array at `index`, each through ``unwrap(_:at:)``: what
@@ -241,7 +213,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             for offset in 0..<count {
                 let element: Element
                 if let plain {
-                    element = try plainLeaf(plain, as: Element.self, at: position, element: offset)
+                    element = try plainLeaf(plain, as: Element.self, at: position) { path + [JSONKey(index: offset)] }
                 } else {
                     element = try withPath(base, appending: JSONKey(index: offset)) { try unwrap(Element.self, at: position) }
                 }
@@ -252,12 +224,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
     }
 
-    /// The elements of the array at `index`, each read by `read` (given its index and its path,
-    /// made only for an error); the same errors as through an unkeyed container. The array's
-    /// coding path is the decoder's, plus the position `element` when given.
-    private func leaves<Element>(at index: Int, element: Int?, _ read: (Int, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
+    /// The elements of the array at `index`, each read by `read` (given its index and its
+    /// position); the same errors as through an unkeyed container. The array's coding path is
+    /// made by `path`, only for an error.
+    private func leaves<Element>(at index: Int, path: () -> [any CodingKey], _ read: (Int, Int) throws -> Element) throws -> [Element] {
         guard entries[index].kind == .array else {
-            throw mismatch([Any].self, at: index, path: leafPath(element), container: "unkeyed")
+            throw mismatch([Any].self, at: index, path: path(), container: "unkeyed")
         }
         let count = Int(entries[index].count)
         // Appended to reserved room: the specialized path (`unsafeUninitializedCapacity` looks up
@@ -266,7 +238,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         elements.reserveCapacity(count)
         var position = index + 1
         for offset in 0..<count {
-            elements.append(try read(position) { self.leafPath(element, offset) })
+            elements.append(try read(position, offset))
             position = next(after: position)
         }
         return elements
@@ -407,12 +379,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// A string standing for an infinity or NaN, under `.convertFromString`.
     private func nonConforming(at index: Int) -> Double? {
         // JSONDecoder compares the string as written: `"\u004eaN"` is not "NaN".
-        guard let names = options.nonConformingFloats, entries[index].kind == .string else { return nil }
+        guard case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = settings.nonConformingFloatDecodingStrategy,
+            entries[index].kind == .string
+        else { return nil }
         let text = text(at: index)
         switch text {
-        case names.positiveInfinity: return .infinity
-        case names.negativeInfinity: return -.infinity
-        case names.nan: return .nan
+        case positiveInfinity: return .infinity
+        case negativeInfinity: return -.infinity
+        case nan: return .nan
         default: return nil
         }
     }
@@ -436,7 +410,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     private func date(at index: Int) throws -> Date {
-        switch options.settings.dateDecodingStrategy {
+        switch settings.dateDecodingStrategy {
         case .deferredToDate:
             return try at(index) { try Date(from: self) }
         case .secondsSince1970:
@@ -468,7 +442,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     private func data(at index: Int) throws -> Data {
-        switch options.settings.dataDecodingStrategy {
+        switch settings.dataDecodingStrategy {
         case .deferredToData:
             return try at(index) { try Data(from: self) }
         case .base64:
@@ -503,7 +477,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "This strategy reads only strings and numbers."))
         }
         do {
-            return try options.settings.foundationDecoder().decode(type, from: Data(UnsafeBufferPointer(rebasing: bytes[lower..<upper])))
+            return try settings.foundationDecoder().decode(type, from: Data(UnsafeBufferPointer(rebasing: bytes[lower..<upper])))
         } catch DecodingError.dataCorrupted(let context) {
             throw DecodingError.dataCorrupted(.init(codingPath: path + context.codingPath, debugDescription: context.debugDescription, underlyingError: context.underlyingError))
         }

@@ -43,14 +43,14 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         // while comparing, see `SnakeCaseName`). A custom strategy's names are converted once per
         // object and kept by the decoder, so this container stays two references to copy: the
         // standard library's container box copies it for every call.
-        if case .custom = decoder.options.keys, decoder.convertedNames[object] == nil {
+        if decoder.keyMode == .custom, decoder.convertedNames[object] == nil {
             var converted: [String: Int] = [:]
             var position = object + 1
             let end = decoder.next(after: object)
             let path = decoder.codingPath(base)
             while position < end {
                 let name = (try? decoder.string(at: position, path: [])) ?? ""
-                let key = Self.convert(name, strategy: decoder.options.keys, path: path)
+                let key = Self.convert(name, strategy: decoder.settings.keyDecodingStrategy, path: path)
                 if converted[key] == nil { converted[key] = position + 1 }
                 position = decoder.next(after: position + 1)
             }
@@ -60,16 +60,12 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// Member names after a custom key strategy → value index; `nil` for the other strategies.
     private var converted: [String: Int]? {
-        if case .custom = decoder.options.keys { return decoder.convertedNames[object] }
-        return nil
+        decoder.keyMode == .custom ? decoder.convertedNames[object] : nil
     }
 
     var codingPath: [any CodingKey] { decoder.codingPath(base) }
 
-    private var isSnakeCase: Bool {
-        if case .snakeCase = decoder.options.keys { return true }
-        return false
-    }
+    private var isSnakeCase: Bool { decoder.keyMode == .snakeCase }
 
     var allKeys: [Key] {
         var keys: [Key] = []
@@ -82,7 +78,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let end = decoder.next(after: object)
             while position < end {
                 if let written = try? decoder.string(at: position, path: []),
-                    case let name = isSnakeCase ? Self.convertFromSnakeCase(written) : written,
+                    case let name = isSnakeCase ? SnakeCaseName.converted(written) : written,
                     seen.insert(name).inserted, let key = Key(stringValue: name)
                 {
                     keys.append(key)
@@ -103,111 +99,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The value index of the first member named `name`, or `nil`.
     private func find(_ name: String) -> Int? {
         if let converted { return converted[name] }
-        let snakeCase = isSnakeCase
         var name = name
-        return name.withUTF8 { wanted in
-            let decoder = self.decoder
-            let entries = decoder.entries
-            let count = Int(entries[object].count)
-            // A key with a byte past ASCII is compared as a `String` with every name.
-            let wantedIsASCII = Self.isASCII(wanted)
-            let inPlace = !snakeCase && wantedIsASCII
-            var position = object + 1
-            var member = 0
-            if decoder.hintObject == object, decoder.hintMember < count {
-                position = decoder.hintPosition
-                member = decoder.hintMember
-            }
-            // A match before the wrap from a hint further on may have an earlier namesake, and
-            // JSONDecoder reads the first: objects that may repeat a name are searched from the top.
-            // Objects of up to eight plain names are searched from the top without asking: a few
-            // length comparisons cost less than hashing their names.
-            if member > 0, (count <= 8 && !snakeCase) || decoder.mayRepeatNames(object, snakeCase: snakeCase) {
-                position = object + 1
-                member = 0
-            }
-            for _ in 0..<count {
-                let valueIndex = position + 1
-                let value = entries[valueIndex]
-                let following = value.kind.rawValue <= JSONTape.Kind.array.rawValue ? valueIndex + 1 + Int(value.length) : valueIndex + 1
-                let entry = entries[position]
-                // A plain name, compared in place; the others through `matches`.
-                let found =
-                    entry.kind == .string && inPlace
-                    ? Int(entry.length) == wanted.count && Self.bytesEqual(decoder.bytes, at: Int(entry.start), wanted)
-                    : Self.matches(entry, wanted, in: decoder.bytes, snakeCase: snakeCase, wantedIsASCII: wantedIsASCII)
-                if found {
-                    decoder.hintObject = object
-                    decoder.hintPosition = following
-                    decoder.hintMember = member + 1
-                    return valueIndex
-                }
-                member += 1
-                position = following
-                if member == count {
-                    member = 0
-                    position = object + 1
-                }
-            }
-            return nil
-        }
-    }
-
-    /// Whether every byte of `bytes` is ASCII.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var any: UInt8 = 0
-        for byte in bytes { any |= byte }
-        return any < 0x80
-    }
-
-    private static func matches(
-        _ entry: JSONTape.Entry,
-        _ wanted: UnsafeBufferPointer<UInt8>,
-        in bytes: UnsafeBufferPointer<UInt8>,
-        snakeCase: Bool,
-        wantedIsASCII: Bool
-    ) -> Bool {
-        let name = UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<entry.end])
-        if entry.kind == .string, wantedIsASCII {
-            if !snakeCase { return name.count == wanted.count && bytesEqual(bytes, at: Int(entry.start), wanted) }
-            if let matches = SnakeCaseName.matches(name, converted: wanted) { return matches }
-        }
-        // Compared as `String`s, as JSONDecoder compares: canonically equivalent names are equal.
-        let written = entry.kind == .escapedString ? JSONStringUnescaper.string(from: name) : String(decoding: name, as: UTF8.self)
-        return (snakeCase ? convertFromSnakeCase(written) : written) == String(decoding: wanted, as: UTF8.self)
-    }
-
-    /// `memcmp(…) == 0` for the short runs member names are, without the call into the C
-    /// library: eight bytes at a time, and the last (or only) few bytes as one overlapping word.
-    /// `bytes` from `start` against all of `wanted` (the caller has checked there are as many).
-    @inline(__always)
-    private static func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress, let rhs = wanted.baseAddress else { return wanted.isEmpty }
-        let lhs = UnsafeRawPointer(base + start)
-        let right = UnsafeRawPointer(rhs)
-        let count = wanted.count
-        switch count {
-        case 0:
-            return true
-        case 1...3:
-            for offset in 0..<count where lhs.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
-                return false
-            }
-            return true
-        case 4...8:
-            // The first four bytes and the last four, overlapping when fewer than eight.
-            let tail = count - 4
-            return lhs.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
-                && lhs.loadUnaligned(fromByteOffset: tail, as: UInt32.self) == right.loadUnaligned(fromByteOffset: tail, as: UInt32.self)
-        default:
-            var offset = 0
-            while offset + 8 < count {
-                guard lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
-                offset += 8
-            }
-            let tail = count - 8
-            return lhs.loadUnaligned(fromByteOffset: tail, as: UInt64.self) == right.loadUnaligned(fromByteOffset: tail, as: UInt64.self)
-        }
+        return name.withUTF8 { decoder.valueIndex(ofMember: $0, in: object) }
     }
 
     private func valueIndex(_ key: Key) throws -> Int {
@@ -279,6 +172,10 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// A value read through its own `init(from:)`, with the path extended by `key`; afterwards the
     /// lookup hint is back after this member, whatever the nested value looked up.
     private func nested<T: Decodable>(_ key: Key, at index: Int, _ type: T.Type) throws -> T {
+        // Plain leaves look nothing up and need their path only for an error.
+        if case .plain(let leaf) = LeafType(T.self) {
+            return try decoder.plainLeaf(leaf, as: T.self, at: index) { path(key) }
+        }
         let (position, member) = (decoder.hintPosition, decoder.hintMember)
         defer {
             decoder.hintObject = object
@@ -334,26 +231,11 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     // MARK: Key strategies
 
-    static func convert(_ name: String, strategy: TapeDecoder.Options.Keys, path: [any CodingKey]) -> String {
+    static func convert(_ name: String, strategy: JSONDecoder.KeyDecodingStrategy, path: [any CodingKey]) -> String {
         switch strategy {
-        case .plain: name
-        case .snakeCase: convertFromSnakeCase(name)
+        case .convertFromSnakeCase: SnakeCaseName.converted(name)
         case .custom(let convert): convert(path + [JSONKey(name)]).stringValue
+        default: name
         }
-    }
-
-    /// `user_id` → `userId`, as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` does it:
-    /// leading and trailing underscores kept, a name without inner underscores left alone.
-    static func convertFromSnakeCase(_ name: String) -> String {
-        guard let first = name.firstIndex(where: { $0 != "_" }) else { return name }
-        var last = name.index(before: name.endIndex)
-        while last > first, name[last] == "_" { name.formIndex(before: &last) }
-        let core = name[first...last]
-        let components = core.split(separator: "_")
-        let joined =
-            components.count == 1
-            ? String(core)
-            : ([components[0].lowercased()] + components.dropFirst().map { $0.capitalized }).joined()
-        return String(name[..<first]) + joined + String(name[name.index(after: last)...])
     }
 }

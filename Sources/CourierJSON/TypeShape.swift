@@ -7,12 +7,11 @@ enum TypeShape {
     /// Anything else, read through its `init(from:)`.
     case other
 
-    /// The shape of `type`, from the runtime; a `[String: Value]` is only told apart when
-    /// `asksDictionaries` (only key strategies read those differently).
-    init(of type: Any.Type, asksDictionaries: Bool) {
+    /// The shape of `type`, from the runtime.
+    init(of type: Any.Type) {
         if let array = type as? any DecodableArray.Type {
             self = .array(array)
-        } else if asksDictionaries, let dictionary = type as? any StringKeyedDictionary.Type {
+        } else if let dictionary = type as? any StringKeyedDictionary.Type {
             self = .dictionary(dictionary)
         } else {
             self = .other

@@ -62,29 +62,43 @@ public struct UTF8JSONDecoder: Sendable {
     /// Decodes a value of `type` from the UTF-8 JSON text in `data`.
     /// - Throws: `DecodingError`, as `JSONDecoder` would.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decode(type, parsing: data)
+        guard let keyMode = TapeDecoder.KeyMode(keyDecodingStrategy), followsFloatStrategy else {
+            return try foundationDecoder().decode(type, from: data)
+        }
+        return try decode(type, from: parse(data.withUnsafeBytes { JSONTape.parse(copying: $0) }), keyMode: keyMode)
     }
 
     /// Decodes a value of `type` from UTF-8 JSON bytes.
     /// - Throws: `DecodingError`, as `JSONDecoder` would.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try decode(type, parsing: bytes)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, parsing bytes: some Collection<UInt8>) throws -> T {
-        guard let options = TapeDecoder.Options(self) else {
+        guard let keyMode = TapeDecoder.KeyMode(keyDecodingStrategy), followsFloatStrategy else {
             return try foundationDecoder().decode(type, from: Data(bytes))
         }
-        let document: JSONDocument
-        do {
-            document = try JSONDocument(parsing: bytes)
-        } catch {
+        return try decode(type, from: parse(bytes.withUnsafeBytes { JSONTape.parse(copying: $0) }), keyMode: keyMode)
+    }
+
+    /// The tape, or the error `JSONDecoder` throws for text that is not JSON.
+    private func parse(_ result: Result<JSONTape, JSONSyntaxError>) throws -> JSONTape {
+        switch result {
+        case .success(let tape):
+            return tape
+        case .failure(let error):
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error)
             )
         }
-        let decoder = TapeDecoder(document: document, options: options)
-        return try decoder.unwrap(type, at: 0)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from tape: JSONTape, keyMode: TapeDecoder.KeyMode) throws -> T {
+        try TapeDecoder(tape: tape, settings: self, keyMode: keyMode).unwrap(type, at: 0)
+    }
+
+    /// Whether the non-conforming float strategy is one this decoder knows.
+    private var followsFloatStrategy: Bool {
+        switch nonConformingFloatDecodingStrategy {
+        case .throw, .convertFromString: true
+        @unknown default: false
+        }
     }
 
     /// `JSONDecoder` with the same settings: for a strategy this decoder does not know.
