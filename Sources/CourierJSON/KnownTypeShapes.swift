@@ -4,7 +4,10 @@ import Foundation
 ///
 /// Asking the runtime whether a type conforms to a protocol costs thousands of instructions, tens
 /// of thousands when it does not: each decoder keeps its own answers in a ``TypeTable``, and its
-/// first question about a type comes here instead of to the runtime.
+/// first question about a type comes here instead of to the runtime. What it keeps are facts that
+/// never change for a type (as the runtime's own conformance cache does), so sharing them between
+/// decoders changes no decoder's behaviour; it grows with the types a program decodes, not with its
+/// input.
 final class KnownTypeShapes: @unchecked Sendable {
     // `@unchecked`: `shapes` is read and written only while holding `lock`.
     /// The one set of answers.
