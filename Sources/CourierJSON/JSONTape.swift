@@ -40,7 +40,8 @@ final class JSONTape {
         /// Scalars: bytes (without the quotes). Containers: entries inside, so the next sibling is
         /// at `index + 1 + length`.
         var length: UInt32
-        /// Containers: members or elements.
+        /// Containers: members or elements. Member names: the distance back to their object's
+        /// entry (see `TapeDecoder+MemberGuesses`); 0 for other strings.
         var count: UInt32
 
         /// Where the value's bytes end.
@@ -433,7 +434,10 @@ final class JSONTape {
                 let byte = bytes[position]
                 switch byte {
                 case UInt8(ascii: "\""):
-                    append(Entry(kind: escaped ? .escapedString : .string, start: UInt32(start), length: UInt32(position - start), count: 0))
+                    // A name's `count` is its distance from its object's entry (at least 1; 0 for
+                    // any other string): a remembered member position is checked by it.
+                    let owner = isName ? UInt32(truncatingIfNeeded: count - innermost) : 0
+                    append(Entry(kind: escaped ? .escapedString : .string, start: UInt32(start), length: UInt32(position - start), count: owner))
                     position += 1
                     return
                 case UInt8(ascii: "\\"):

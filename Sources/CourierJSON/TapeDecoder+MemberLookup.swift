@@ -5,34 +5,33 @@
 /// its length first.
 extension TapeDecoder {
     /// The value index of the first member of the object at `object` whose name is `wanted`
-    /// (UTF-8, after the key strategy), or `nil`.
-    func valueIndex(ofMember wanted: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
+    /// (UTF-8, after the key strategy), or `nil`, found by comparing names.
+    func scanForMember(_ wanted: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
         let snakeCase = keyMode == .snakeCase
-        let count = Int(entries[object].count)
         // A key with a byte past ASCII is compared as a `String` with every name.
         let wantedIsASCII = Self.isASCII(wanted)
+        let count = Int(entries[object].count)
         let inPlace = !snakeCase && wantedIsASCII
-        var start = 0
-        var position = object + 1
+        let top = object &+ 1
+        let objectEnd = top &+ Int(entries[object].length)
+        var start = top
         // A match before the wrap from a hint further on may have an earlier namesake, and
         // JSONDecoder reads the first: objects that may repeat a name are searched from the top.
         // Objects of up to eight plain names are searched from the top without asking: a few
         // length comparisons cost less than hashing their names.
-        if hintObject == object, hintMember > 0, hintMember < count, count > 8 || snakeCase, !mayRepeatNames(object, snakeCase: snakeCase) {
-            start = hintMember
-            position = hintPosition
+        if hintObject == object, hintPosition > top, hintPosition < objectEnd, count > 8 || snakeCase, !mayRepeatNames(object, snakeCase: snakeCase) {
+            start = hintPosition
         }
         let wantedLength = UInt32(truncatingIfNeeded: wanted.count)
-        var member = start
-        var end = count
+        var position = start
+        var end = objectEnd
         while true {
             // Indices stay within the tape: `&+` spares the overflow checks in the hottest loop.
-            while member < end {
+            while position < end {
                 let entry = entries[position]
                 let valueIndex = position &+ 1
                 let value = entries[valueIndex]
                 position = value.kind.rawValue <= JSONTape.Kind.array.rawValue ? valueIndex &+ 1 &+ Int(value.length) : valueIndex &+ 1
-                member &+= 1
                 // A plain name of another length is passed over at once (the usual case).
                 let found: Bool
                 if entry.kind == .string && inPlace {
@@ -43,16 +42,14 @@ extension TapeDecoder {
                 if found {
                     hintObject = object
                     hintPosition = position
-                    hintMember = member
                     return valueIndex
                 }
             }
             // From the top to where the search started.
-            guard start > 0 else { return nil }
+            guard start > top else { return nil }
             end = start
-            start = 0
-            member = 0
-            position = object &+ 1
+            start = top
+            position = top
         }
     }
 
@@ -81,7 +78,7 @@ extension TapeDecoder {
         return any < 0x80
     }
 
-    private static func matches(
+    static func matches(
         _ entry: JSONTape.Entry,
         _ wanted: UnsafeBufferPointer<UInt8>,
         in bytes: UnsafeBufferPointer<UInt8>,
@@ -102,11 +99,20 @@ extension TapeDecoder {
     /// library: eight bytes at a time, and the last (or only) few bytes as one overlapping word.
     /// `bytes` from `start` against all of `wanted` (the caller has checked there are as many).
     @inline(__always)
-    private static func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, let rhs = wanted.baseAddress else { return wanted.isEmpty }
-        let lhs = UnsafeRawPointer(base + start)
-        let right = UnsafeRawPointer(rhs)
-        let count = wanted.count
+        return bytesEqual(UnsafeRawPointer(base + start), UnsafeRawPointer(rhs), count: wanted.count)
+    }
+
+    /// Two runs of `count` bytes of `bytes`, from `start` and from `other`.
+    @inline(__always)
+    static func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, at other: Int, count: Int) -> Bool {
+        guard let base = bytes.baseAddress else { return count == 0 }
+        return bytesEqual(UnsafeRawPointer(base + start), UnsafeRawPointer(base + other), count: count)
+    }
+
+    @inline(__always)
+    private static func bytesEqual(_ lhs: UnsafeRawPointer, _ right: UnsafeRawPointer, count: Int) -> Bool {
         switch count {
         case 0:
             return true

@@ -9,6 +9,9 @@ extension TapeDecoder {
         case distinct, mayRepeat
     }
 
+    /// The state of an object known to repeat no name, for a check without a call.
+    static var distinctNames: UInt8 { NameState.distinct.rawValue }
+
     /// Whether the object at `object` may have two members of the same name (after the
     /// snake-case conversion when `snakeCase`); `false` only when it certainly has not.
     func mayRepeatNames(_ object: Int, snakeCase: Bool) -> Bool {
@@ -34,6 +37,7 @@ extension TapeDecoder {
     /// not, which costs only speed). Each name is hashed once, on the stack for small objects.
     private func findsRepeatedName(_ object: Int, snakeCase: Bool) -> Bool {
         let count = Int(entries[object].count)
+        if !snakeCase, count <= 12, hasDistinctShortForms(object, count: count) { return false }
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { hashes in
             var position = object + 1
             for member in 0..<count {
@@ -62,16 +66,58 @@ extension TapeDecoder {
                 return true
             }
             if distinctBits { return false }
-            // Two alike: compare the whole hashes, in order.
-            var sorted = hashes
-            sorted.sort()
-            for later in sorted.indices.dropFirst() where sorted[later - 1] == sorted[later] { return true }
-            return false
+            // Two alike (about half the objects of 40 names): the whole hashes in an open-addressed
+            // table at least twice their number, 0 marking an empty slot (a hash of 0 is taken as 1).
+            var slotCount = 16
+            while slotCount < 2 * count { slotCount *= 2 }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: slotCount) { table in
+                table.initialize(repeating: 0)
+                for hash in hashes {
+                    let key = hash == 0 ? 1 : hash
+                    var slot = Int(truncatingIfNeeded: (UInt(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 40) & (slotCount - 1)
+                    while table[slot] != 0 {
+                        if table[slot] == key { return true }
+                        slot = (slot + 1) & (slotCount - 1)
+                    }
+                    table[slot] = key
+                }
+                return false
+            }
         }
     }
 
+    /// Whether the object's plain names have distinct lengths, first and last bytes: then no two
+    /// are equal. One pass with a 128-bit set, no hashing: what settles most small objects.
+    private func hasDistinctShortForms(_ object: Int, count: Int) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var position = object &+ 1
+        for _ in 0..<count {
+            let name = entries[position]
+            // Escapes and non-ASCII names compare as `String`s: equal names may differ in bytes.
+            guard name.kind == .string else { return false }
+            let start = Int(name.start)
+            let length = Int(name.length)
+            let last = length == 0 ? 0 : UInt64(base[start &+ length &- 1])
+            let first = length == 0 ? 0 : UInt64(base[start])
+            let form = (UInt64(length) | first << 16 | last << 32) &* 0x9E37_79B9_7F4A_7C15
+            let bit: UInt64 = 1 << (form >> 57 & 63)
+            if form >> 63 == 0 {
+                guard low & bit == 0 else { return false }
+                low |= bit
+            } else {
+                guard high & bit == 0 else { return false }
+                high |= bit
+            }
+            let value = entries[position &+ 1]
+            position = value.kind.rawValue <= JSONTape.Kind.array.rawValue ? position &+ 2 &+ Int(value.length) : position &+ 2
+        }
+        return true
+    }
+
     /// A hash of the name that equal names share. Plain: its length and its first and last eight
-    /// bytes (a few loads, whatever its length). Folded for snake case: the count, sum and
+    /// bytes (a few loads, whatever its length; all of a name shorter than eight). Folded for snake case: the count, sum and
     /// exclusive-or of its bytes in lower case without underscores, eight bytes at a time, so that
     /// names converting to the same key hash the same (so do anagrams, which costs only speed).
     private func nameHash(_ index: Int, folded: Bool) -> Int {
@@ -85,8 +131,14 @@ extension TapeDecoder {
                 hash ^= start.loadUnaligned(as: UInt64.self)
                 hash = (hash ^ (hash >> 29)) &* 0xBF58_476D_1CE4_E5B9
                 hash ^= start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-            } else {
-                for offset in 0..<count { hash = (hash ^ UInt64(start.load(fromByteOffset: offset, as: UInt8.self))) &* 0x100_0000_01B3 }
+            } else if count >= 4 {
+                // The first four bytes and the last four, overlapping: all of a short name.
+                let first = UInt64(start.loadUnaligned(as: UInt32.self))
+                hash ^= first | UInt64(start.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)) << 32
+            } else if count > 0 {
+                let first = UInt64(start.load(as: UInt8.self))
+                let middle = UInt64(start.load(fromByteOffset: count >> 1, as: UInt8.self))
+                hash ^= first | middle << 8 | UInt64(start.load(fromByteOffset: count - 1, as: UInt8.self)) << 16
             }
             return Int(truncatingIfNeeded: (hash ^ (hash >> 31)) &* 0x94D0_49BB_1331_11EB)
         }

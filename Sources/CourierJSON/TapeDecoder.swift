@@ -36,11 +36,27 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     @exclusivity(unchecked) var index = 0
     /// Coding keys from the top down to ``index``.
     @exclusivity(unchecked) var path: [any CodingKey] = []
-    /// The object and member where the last member lookup ended: the next lookup in the same
-    /// object starts there, so members read in document order are found at the first comparison.
+    /// The paths of containers made by `nestedContainer(…)` (see ``TapePathBase``).
+    @exclusivity(unchecked) var explicitPaths: [[any CodingKey]] = []
+    /// The object where the last member lookup ended, and the entry after that member: the next
+    /// lookup in the same object starts there, so members read in document order are found at
+    /// the first comparison.
     @exclusivity(unchecked) var hintObject = -1
     @exclusivity(unchecked) var hintPosition = 0
-    @exclusivity(unchecked) var hintMember = 0
+    /// Per key type met, where its keys' members were found, in the order it asked them (see
+    /// `TapeDecoder+MemberGuesses`); made on first use.
+    @exclusivity(unchecked) var guesses: UnsafeMutablePointer<UInt32>?
+    @exclusivity(unchecked) var guessCapacity = 0
+    @exclusivity(unchecked) var guessBlockCount = 0
+    /// The first key type met, whose guesses are the first slots, found without the table.
+    @exclusivity(unchecked) var firstGuessedKeys: ObjectIdentifier?
+    @exclusivity(unchecked) var guessBlocks = TypeTable<Int>()
+    /// The object whose container made the guesses current, and its next and last slots.
+    @exclusivity(unchecked) var guessObject = -1
+    @exclusivity(unchecked) var guessNext = 0
+    @exclusivity(unchecked) var guessEnd = 0
+    /// Short strings read before (see ``ShortStringTable``).
+    @exclusivity(unchecked) var shortStrings = ShortStringTable()
     /// Per entry, whether an object may repeat a member name (see ``mayRepeatNames(_:snakeCase:)``);
     /// made on first use.
     @exclusivity(unchecked) var nameStates: UnsafeMutablePointer<UInt8>?
@@ -60,6 +76,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     deinit {
         nameStates?.deallocate()
+        shortStrings.deallocate()
+        guesses?.deallocate()
     }
 
     private init(sharing other: TapeDecoder, index: Int, path: [any CodingKey]) {
@@ -93,14 +111,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         guard entry.kind == .object else {
             throw mismatch([String: Any].self, at: index, path: path, container: "keyed")
         }
-        return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: index, base: TapePathBase(depth: path.count, explicit: nil)))
+        return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: index, base: TapePathBase(depth: path.count)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard entries[index].kind == .array else {
             throw mismatch([Any].self, at: index, path: path, container: "unkeyed")
         }
-        return TapeUnkeyedContainer(decoder: self, array: index, base: TapePathBase(depth: path.count, explicit: nil))
+        return TapeUnkeyedContainer(decoder: self, array: index, base: TapePathBase(depth: path.count))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -204,7 +222,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             throw mismatch([Any].self, at: index, path: path, container: "unkeyed")
         }
         let count = Int(entries[index].count)
-        let base = TapePathBase(depth: path.count, explicit: nil)
+        let base = TapePathBase(depth: path.count)
         var position = index + 1
         // Plain leaves (a polygon's `[Double]` points) need no path of their own but in an error.
         var plain: LeafType.Plain?
@@ -306,7 +324,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     func string(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> String {
         switch entries[index].kind {
-        case .string: return text(at: index)
+        case .string:
+            let entry = entries[index]
+            // Short values repeat (tags, codes, names): those read before are copied.
+            if entry.length <= 15 {
+                return shortStrings.string(bytes, at: Int(entry.start), count: Int(entry.length)) { text(at: index) }
+            }
+            return text(at: index)
         case .escapedString: return withBytes(at: index) { JSONStringUnescaper.string(from: $0) }
         default: throw typeMismatch(String.self, at: index, path: path())
         }

@@ -2,22 +2,41 @@ import Foundation
 
 /// Where a container's coding path comes from: the first `depth` keys of its decoder's path stack
 /// (containers met in the ordinary nested order), or keys of its own (`nestedContainer(…)`,
-/// which outlive the stack's state when they were made).
+/// which outlive the stack's state when they were made), kept by the decoder: the container
+/// holds only an index, so the standard library's box copies no array on every call.
 struct TapePathBase {
     let depth: Int
-    let explicit: [any CodingKey]?
+    /// The position of the container's own path in the decoder's `explicitPaths`, or -1.
+    let explicit: Int
+
+    /// A base on the decoder's path stack, `depth` keys deep.
+    init(depth: Int) {
+        self.depth = depth
+        explicit = -1
+    }
+
+    fileprivate init(depth: Int, explicit: Int) {
+        self.depth = depth
+        self.explicit = explicit
+    }
 }
 
 extension TapeDecoder {
+    /// A base for a container with a path of its own, `path`.
+    func pathBase(explicit path: [any CodingKey]) -> TapePathBase {
+        explicitPaths.append(path)
+        return TapePathBase(depth: path.count, explicit: explicitPaths.count - 1)
+    }
+
     func codingPath(_ base: TapePathBase) -> [any CodingKey] {
-        base.explicit ?? path(depth: base.depth)
+        base.explicit >= 0 ? explicitPaths[base.explicit] : path(depth: base.depth)
     }
 
     /// `body` run with the path at `base` plus `key`.
     func withPath<R>(_ base: TapePathBase, appending key: any CodingKey, _ body: () throws -> R) rethrows -> R {
-        if let explicit = base.explicit {
+        if base.explicit >= 0 {
             let saved = path
-            path = explicit
+            path = explicitPaths[base.explicit]
             path.append(key)
             defer { path = saved }
             return try body()
@@ -41,9 +60,11 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.base = base
         // Plain and snake-case names are compared with the bytes in place (snake case converted
         // while comparing, see `SnakeCaseName`). A custom strategy's names are converted once per
-        // object and kept by the decoder, so this container stays two references to copy: the
+        // object and kept by the decoder, so this container stays one reference to copy: the
         // standard library's container box copies it for every call.
-        if decoder.keyMode == .custom, decoder.convertedNames[object] == nil {
+        if decoder.keyMode != .custom {
+            decoder.startGuessing(Key.self, object: object)
+        } else if decoder.convertedNames[object] == nil {
             var converted: [String: Int] = [:]
             var position = object + 1
             let end = decoder.next(after: object)
@@ -99,6 +120,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The value index of the first member named `name`, or `nil`.
     private func find(_ name: String) -> Int? {
         if let converted { return converted[name] }
+        // In place when the string is contiguous (literal keys, small strings): no copy to retain.
+        if let found = name.utf8.withContiguousStorageIfAvailable({ decoder.valueIndex(ofMember: $0, in: object) }) { return found }
         var name = name
         return name.withUTF8 { decoder.valueIndex(ofMember: $0, in: object) }
     }
@@ -170,17 +193,20 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// A value read through its own `init(from:)`, with the path extended by `key`; afterwards the
-    /// lookup hint is back after this member, whatever the nested value looked up.
+    /// lookup hint and the guesses are back after this member, whatever the nested value looked up.
     private func nested<T: Decodable>(_ key: Key, at index: Int, _ type: T.Type) throws -> T {
         // Plain leaves look nothing up and need their path only for an error.
         if case .plain(let leaf) = LeafType(T.self) {
             return try decoder.plainLeaf(leaf, as: T.self, at: index) { path(key) }
         }
-        let (position, member) = (decoder.hintPosition, decoder.hintMember)
+        let position = decoder.hintPosition
+        let (guessObject, guessNext, guessEnd) = (decoder.guessObject, decoder.guessNext, decoder.guessEnd)
         defer {
             decoder.hintObject = object
             decoder.hintPosition = position
-            decoder.hintMember = member
+            decoder.guessObject = guessObject
+            decoder.guessNext = guessNext
+            decoder.guessEnd = guessEnd
         }
         return try decoder.withPath(base, appending: key) { try decoder.unwrap(T.self, at: index) }
     }
@@ -201,7 +227,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                     debugDescription: "Expected to decode Dictionary<String, Any> but found \(decoder.describe(index)) instead."
                 ))
         }
-        return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, base: TapePathBase(depth: path.count, explicit: path)))
+        return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, base: decoder.pathBase(explicit: path)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -218,7 +244,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                     debugDescription: "Expected to decode Array<Any> but found \(decoder.describe(index)) instead."
                 ))
         }
-        return TapeUnkeyedContainer(decoder: decoder, array: index, base: TapePathBase(depth: path.count, explicit: path))
+        return TapeUnkeyedContainer(decoder: decoder, array: index, base: decoder.pathBase(explicit: path))
     }
 
     func superDecoder() throws -> any Decoder {

@@ -162,7 +162,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
             throw mismatch([String: Any].self, at: index, path: path)
         }
         advance()
-        return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, base: TapePathBase(depth: path.count, explicit: path)))
+        return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, base: decoder.pathBase(explicit: path)))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -172,7 +172,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
             throw mismatch([Any].self, at: index, path: path)
         }
         advance()
-        return TapeUnkeyedContainer(decoder: decoder, array: index, base: TapePathBase(depth: path.count, explicit: path))
+        return TapeUnkeyedContainer(decoder: decoder, array: index, base: decoder.pathBase(explicit: path))
     }
 
     mutating func superDecoder() throws -> any Decoder {
