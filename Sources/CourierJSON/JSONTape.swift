@@ -266,10 +266,17 @@ final class JSONTape {
             position < bytes.count ? bytes[position] : nil
         }
 
+        @inline(__always)
         private mutating func skipWhitespace() {
-            // Most tokens follow each other directly: one comparison, as every whitespace byte is
-            // at most a space.
+            // Most tokens follow each other directly: one comparison in place, as every
+            // whitespace byte is at most a space.
             guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
+            skipWhitespaceRun()
+        }
+
+        /// The whitespace from `position` on, which starts with a byte of at most a space.
+        @inline(never)
+        private mutating func skipWhitespaceRun() {
             var index = position
             let end = bytes.count
             while index < end {
@@ -417,18 +424,22 @@ final class JSONTape {
             var escaped = false
             while true {
                 // Plain ASCII is most of any string: step over it eight bytes at a time, and
-                // straight to the first byte that needs a look.
+                // straight to the first byte that needs a look. The scan keeps its place in a
+                // local (a register); positions stay below the text's size, checked at the start.
                 if let base = bytes.baseAddress {
-                    while position + 8 <= bytes.count {
-                        let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    var index = position
+                    let end = bytes.count
+                    while index &+ 8 <= end {
+                        let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                         let special = Self.specialBytes(word)
                         if special == 0 {
-                            position += 8
+                            index &+= 8
                         } else {
-                            position += special.trailingZeroBitCount >> 3
+                            index &+= special.trailingZeroBitCount >> 3
                             break
                         }
                     }
+                    position = index
                 }
                 guard position < bytes.count else { throw JSONSyntaxError(.unterminatedString, at: start - 1) }
                 let byte = bytes[position]
@@ -436,9 +447,10 @@ final class JSONTape {
                 case UInt8(ascii: "\""):
                     // A name's `count` is its distance from its object's entry (at least 1; 0 for
                     // any other string): a remembered member position is checked by it.
-                    let owner = isName ? UInt32(truncatingIfNeeded: count - innermost) : 0
-                    append(Entry(kind: escaped ? .escapedString : .string, start: UInt32(start), length: UInt32(position - start), count: owner))
-                    position += 1
+                    let owner = isName ? UInt32(truncatingIfNeeded: count &- innermost) : 0
+                    let length = UInt32(truncatingIfNeeded: position &- start)
+                    append(Entry(kind: escaped ? .escapedString : .string, start: UInt32(truncatingIfNeeded: start), length: length, count: owner))
+                    position &+= 1
                     return
                 case UInt8(ascii: "\\"):
                     escaped = true
