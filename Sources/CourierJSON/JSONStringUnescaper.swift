@@ -1,37 +1,57 @@
 /// Turns the bytes of a JSON string with escapes (already checked by ``JSONTape``) into its text.
 enum JSONStringUnescaper {
     static func string(from bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "\\"), index + 1 < bytes.endIndex else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            let escaped = bytes[index + 1]
-            index += 2
-            switch escaped {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = UInt32(hexUnit(bytes, at: index))
-                index += 4
-                if (0xD800...0xDBFF).contains(scalar), index + 6 <= bytes.endIndex {
-                    let low = UInt32(hexUnit(bytes, at: index + 2))
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    index += 6
+        // Written straight into the string's storage: an escape is never shorter than its text
+        // (`\uXXXX` is six bytes for at most three), so the input's length is room enough.
+        String(unsafeUninitializedCapacity: bytes.count) { output in
+            var written = 0
+            var index = bytes.startIndex
+            while index < bytes.endIndex {
+                // A run without a backslash is copied whole.
+                var runEnd = index
+                while runEnd < bytes.endIndex, bytes[runEnd] != UInt8(ascii: "\\") { runEnd += 1 }
+                if runEnd > index {
+                    let run = UnsafeBufferPointer(rebasing: bytes[index..<runEnd])
+                    _ = UnsafeMutableBufferPointer(rebasing: output[written..<written + run.count]).initialize(from: run)
+                    written += run.count
+                    index = runEnd
+                    continue
                 }
-                appendUTF8(Unicode.Scalar(scalar) ?? "\u{FFFD}", to: &output)
-            default: output.append(escaped)  // " \ /
+                guard index + 1 < bytes.endIndex else {
+                    output[written] = bytes[index]
+                    written += 1
+                    index += 1
+                    continue
+                }
+                let escaped = bytes[index + 1]
+                index += 2
+                var byte = escaped  // " \ /
+                switch escaped {
+                case UInt8(ascii: "b"): byte = 0x08
+                case UInt8(ascii: "f"): byte = 0x0C
+                case UInt8(ascii: "n"): byte = 0x0A
+                case UInt8(ascii: "r"): byte = 0x0D
+                case UInt8(ascii: "t"): byte = 0x09
+                case UInt8(ascii: "u"):
+                    var scalar = UInt32(hexUnit(bytes, at: index))
+                    index += 4
+                    if (0xD800...0xDBFF).contains(scalar), index + 6 <= bytes.endIndex {
+                        let low = UInt32(hexUnit(bytes, at: index + 2))
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        index += 6
+                    }
+                    UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { unit in
+                        output[written] = unit
+                        written += 1
+                    }
+                    continue
+                default: break
+                }
+                output[written] = byte
+                written += 1
             }
+            return written
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     private static func hexUnit(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16 {
@@ -40,9 +60,5 @@ enum JSONStringUnescaper {
             unit = unit << 4 | UInt16(JSONTape.hexValue(bytes[index + offset]) ?? 0)
         }
         return unit
-    }
-
-    private static func appendUTF8(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
-        UTF8.encode(scalar) { output.append($0) }
     }
 }
