@@ -284,10 +284,16 @@ final class JSONTape {
                 case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
                 case UInt8(ascii: "\n"):
                     index += 1
-                    // The indentation after a line break: spaces four at a time (the four bytes
-                    // read are inside the buffer, `index + 4 <= end`).
+                    // The indentation after a line break: spaces sixteen, then four at a time (the
+                    // bytes read are inside the buffer, `index + 16 <= end`, `index + 4 <= end`).
                     if let base = bytes.baseAddress {
-                        while index + 4 <= end, UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self) == 0x2020_2020 { index += 4 }
+                        let spaces: UInt64 = 0x2020_2020_2020_2020
+                        while index &+ 16 <= end, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == spaces,
+                            UnsafeRawPointer(base + index).loadUnaligned(fromByteOffset: 8, as: UInt64.self) == spaces
+                        {
+                            index &+= 16
+                        }
+                        while index &+ 4 <= end, UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self) == 0x2020_2020 { index &+= 4 }
                     }
                 default:
                     position = index
