@@ -271,6 +271,11 @@ final class JSONTape {
             // Most tokens follow each other directly: one comparison in place, as every
             // whitespace byte is at most a space.
             guard position < bytes.count, bytes[position] <= UInt8(ascii: " ") else { return }
+            // One space before a token (`"name": value`, `, `) is passed in place too.
+            if bytes[position] == UInt8(ascii: " "), position &+ 1 < bytes.count, bytes[position &+ 1] > UInt8(ascii: " ") {
+                position &+= 1
+                return
+            }
             skipWhitespaceRun()
         }
 
@@ -284,16 +289,18 @@ final class JSONTape {
                 case UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
                 case UInt8(ascii: "\n"):
                     index += 1
-                    // The indentation after a line break: spaces sixteen, then four at a time (the
-                    // bytes read are inside the buffer, `index + 16 <= end`, `index + 4 <= end`).
+                    // The indentation after a line break: eight bytes at a time, the first byte
+                    // that is not a space found in one step (the bytes read are inside the
+                    // buffer, `index + 8 <= end`).
                     if let base = bytes.baseAddress {
-                        let spaces: UInt64 = 0x2020_2020_2020_2020
-                        while index &+ 16 <= end, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == spaces,
-                            UnsafeRawPointer(base + index).loadUnaligned(fromByteOffset: 8, as: UInt64.self) == spaces
-                        {
-                            index &+= 16
+                        while index &+ 8 <= end {
+                            let others = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                            guard others == 0 else {
+                                index &+= others.trailingZeroBitCount >> 3
+                                break
+                            }
+                            index &+= 8
                         }
-                        while index &+ 4 <= end, UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self) == 0x2020_2020 { index &+= 4 }
                     }
                 default:
                     position = index
@@ -424,9 +431,49 @@ final class JSONTape {
         }
 
         /// A string from its opening quote; `position` ends after the closing quote.
+        ///
+        /// Most strings are plain ASCII to their closing quote: those are read here, in the
+        /// caller's loop; a string with an escape, a control character or a multi-byte sequence
+        /// goes on in ``string(from:at:isName:)`` from its first such byte.
+        @inline(__always)
         private mutating func string(isName: Bool = false) throws(JSONSyntaxError) {
-            let start = position + 1
-            position = start
+            let start = position &+ 1
+            var index = start
+            if let base = bytes.baseAddress {
+                let end = bytes.count
+                // Eight bytes at a time while eight are left; the first byte that needs a look
+                // is found exactly (see `specialBytes`).
+                while index &+ 8 <= end {
+                    let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+                    if special != 0 {
+                        index &+= special.trailingZeroBitCount >> 3
+                        if base[index] == UInt8(ascii: "\"") {
+                            appendString(.string, start: start, end: index, isName: isName)
+                            position = index &+ 1
+                            return
+                        }
+                        break
+                    }
+                    index &+= 8
+                }
+            }
+            try string(from: start, at: index, isName: isName)
+        }
+
+        /// The entry of a string from `start` to `end` (its closing quote).
+        @inline(__always)
+        private mutating func appendString(_ kind: Kind, start: Int, end: Int, isName: Bool) {
+            // A name's `count` is its distance from its object's entry (at least 1; 0 for any
+            // other string): a remembered member position is checked by it.
+            let owner = isName ? UInt32(truncatingIfNeeded: count &- innermost) : 0
+            append(Entry(kind: kind, start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: end &- start), count: owner))
+        }
+
+        /// The rest of a string that starts at `start`, from `index` on, where a byte may need a
+        /// look; `position` ends after the closing quote.
+        @inline(never)
+        private mutating func string(from start: Int, at index: Int, isName: Bool) throws(JSONSyntaxError) {
+            position = index
             var escaped = false
             while true {
                 // Plain ASCII is most of any string: step over it eight bytes at a time, and
@@ -451,11 +498,7 @@ final class JSONTape {
                 let byte = bytes[position]
                 switch byte {
                 case UInt8(ascii: "\""):
-                    // A name's `count` is its distance from its object's entry (at least 1; 0 for
-                    // any other string): a remembered member position is checked by it.
-                    let owner = isName ? UInt32(truncatingIfNeeded: count &- innermost) : 0
-                    let length = UInt32(truncatingIfNeeded: position &- start)
-                    append(Entry(kind: escaped ? .escapedString : .string, start: UInt32(truncatingIfNeeded: start), length: length, count: owner))
+                    appendString(escaped ? .escapedString : .string, start: start, end: position, isName: isName)
                     position &+= 1
                     return
                 case UInt8(ascii: "\\"):

@@ -102,6 +102,41 @@ struct JSONRFC8259Tests {
         #expect(syntaxError("'single'") == .unexpectedCharacter)
     }
 
+    @Test("strings of up to 40 bytes, with an escape, a multi-byte scalar or a control byte at each place, up to the text's last byte")
+    func stringsOfEveryLength() throws {
+        for length in 0...40 {
+            let plain = (0..<length).map { String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) }
+            #expect(try decoder.decode(String.self, from: Data("\"\(plain.joined())\"".utf8)) == plain.joined())
+            #expect(try decoder.decode([String].self, from: Data("[\"\(plain.joined())\"]".utf8)) == [plain.joined()])
+            for place in 0...length {
+                let before = plain[..<place].joined()
+                let after = plain[place...].joined()
+                for (written, read) in [(#"\n"#, "\n"), (#"\/"#, "/"), ("é", "é"), ("日", "日"), ("🎬", "🎬"), (#"\u00e9"#, "é")] {
+                    let json = "\"\(before)\(written)\(after)\""
+                    #expect(try decoder.decode(String.self, from: Data(json.utf8)) == before + read + after, "\(json)")
+                }
+                #expect(syntaxError("\"\(before)\u{1F}\(after)\"") == .controlCharacterInString)
+                #expect(syntaxError("\"\(before)") == .unterminatedString)
+            }
+        }
+    }
+
+    @Test("whitespace: runs of any length and mix between any two tokens, and around the text")
+    func whitespace() throws {
+        struct Sample: Decodable, Equatable {
+            let a: [Int]
+            let b: String
+        }
+        let indentations = (0...40).map { "\n" + String(repeating: " ", count: $0) }
+        let runs = ["", " ", "  ", "\t", "\r\n", " \n ", "\n\t\t"] + indentations + indentations.map { $0 + "\t " }
+        for run in runs {
+            let json = "\(run){\(run)\"a\"\(run):\(run)[\(run)1\(run),\(run)2\(run)]\(run),\(run)\"b\"\(run):\(run)\"x\"\(run)}\(run)"
+            #expect(try decoder.decode(Sample.self, from: Data(json.utf8)) == Sample(a: [1, 2], b: "x"), "\(json.debugDescription)")
+        }
+        #expect(syntaxError("[1,\n        \u{B}2]") == .unexpectedCharacter)
+        #expect(syntaxError("[1,\n        \u{0}2]") == .unexpectedCharacter)
+    }
+
     @Test("UTF-8 is checked: overlong forms, encoded surrogates, bytes past U+10FFFF are refused")
     func utf8() {
         let invalid: [[UInt8]] = [
