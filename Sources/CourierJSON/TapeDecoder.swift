@@ -292,7 +292,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     /// A scalar's text as written.
     func text(at index: Int) -> String {
-        withBytes(at: index) { String(decoding: $0, as: UTF8.self) }
+        withBytes(at: index) { String(validatedUTF8: $0) }
     }
 
     /// `index`, or the error for a `type` value found null.
