@@ -8,6 +8,10 @@
 /// when it is not the first member, the object must have no repeated name, or a namesake before it
 /// would be the one `JSONDecoder` reads (settled once per object). Anything else falls back to the
 /// scan.
+///
+/// A key that is a few plain bytes (a synthesized `CodingKeys` case, an integer key) is also
+/// remembered by those bytes, with the name it was found under: when the same key asks again, the
+/// name at the guessed place is compared with that name, and the key is not asked for its string.
 extension TapeDecoder {
     /// Guesses remembered per key type: enough for the keys of a large model.
     static var guessesPerKeyType: Int { 64 }
@@ -52,8 +56,8 @@ extension TapeDecoder {
     private func growGuesses(to blocks: Int) {
         // Room for four key types at first (most documents), doubled as more are met.
         let capacity = max(blocks * Self.guessesPerKeyType, guessCapacity * 2, 4 * Self.guessesPerKeyType)
-        let larger = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-        larger.initialize(repeating: 0, count: capacity)
+        let larger = UnsafeMutablePointer<MemberGuess>.allocate(capacity: capacity)
+        larger.initialize(repeating: MemberGuess(), count: capacity)
         if let guesses {
             larger.update(from: guesses, count: guessCapacity)
             guesses.deallocate()
@@ -62,16 +66,42 @@ extension TapeDecoder {
         guessCapacity = capacity
     }
 
+    /// The value index of the member for the key whose bits are `key`, when this lookup's guess
+    /// remembers that very key and the name it was found under is at the guessed place again (its
+    /// bytes compared, as exactly as a scan compares); `nil` otherwise, with nothing changed, for
+    /// ``valueIndex(ofMember:in:key:)``.
+    @inline(__always)
+    func rememberedValueIndex(forKey key: UInt64, in object: Int) -> Int? {
+        guard guessObject == object, guessNext < guessEnd, let guesses else { return nil }
+        let guess = guesses[guessNext]
+        // A remembered name is a member of an earlier object: never the tape's first entry.
+        guard guess.name != 0, guess.key == key else { return nil }
+        let offset = Int(guess.offset)
+        guard offset <= Int(entries[object].length) else { return nil }
+        let position = object &+ offset
+        let entry = entries[position]
+        let named = entries[Int(guess.name)]
+        guard Int(entry.count) == offset, entry.kind == .string, entry.length == named.length,
+            Self.bytesEqual(bytes, at: Int(entry.start), at: Int(named.start), count: Int(entry.length)),
+            offset == 1 || !mayRepeatNames(object)
+        else { return nil }
+        guessNext &+= 1
+        // A scan after a missed guess starts after this member (the document's order).
+        hintObject = object
+        hintPosition = next(after: position &+ 1)
+        return position &+ 1
+    }
+
     /// The value index of member `wanted` of the object at `object`: first where the guess for this
-    /// lookup points, then by ``scanForMember(_:in:)``, whose answer
-    /// becomes the next guess.
-    func valueIndex(ofMember wanted: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
+    /// lookup points, then by ``scanForMember(_:in:)``, whose answer becomes the next guess,
+    /// remembered with `key` (the key's bits, see ``rememberedValueIndex(forKey:in:)``) when given.
+    func valueIndex(ofMember wanted: UnsafeBufferPointer<UInt8>, in object: Int, key: UInt64? = nil) -> Int? {
         guard guessObject == object, guessNext < guessEnd, let guesses else {
             return scanForMember(wanted, in: object)
         }
         let slot = guessNext
         guessNext = slot &+ 1
-        let offset = Int(guesses[slot])
+        let offset = Int(guesses[slot].offset)
         // Inside the object, and a name whose object is this one: a name of an object nested in a
         // member's value is nearer its own object, and other strings hold 0.
         if offset != 0, offset <= Int(entries[object].length) {
@@ -80,6 +110,7 @@ extension TapeDecoder {
             if Int(entry.count) == offset, entry.kind == .string || entry.kind == .escapedString,
                 isMember(entry, named: wanted), offset == 1 || !mayRepeatNames(object)
             {
+                remember(key, named: position, in: slot)
                 // A scan after a missed guess starts after this member (the document's order).
                 hintObject = object
                 hintPosition = next(after: position &+ 1)
@@ -88,8 +119,22 @@ extension TapeDecoder {
         }
         let found = scanForMember(wanted, in: object)
         // The name's distance from the object (0: absent, no guess).
-        guesses[slot] = found.map { UInt32(truncatingIfNeeded: $0 &- 1 &- object) } ?? 0
+        guesses[slot].offset = found.map { UInt32(truncatingIfNeeded: $0 &- 1 &- object) } ?? 0
+        remember(key, named: found.map { $0 &- 1 } ?? 0, in: slot)
         return found
+    }
+
+    /// Notes in `slot` that `key` names the member whose name is at `name` (0: none, or a name
+    /// compared as a `String`, which equal bytes do not settle).
+    @inline(__always)
+    private func remember(_ key: UInt64?, named name: Int, in slot: Int) {
+        guard let guesses else { return }
+        if let key, name != 0, entries[name].kind == .string {
+            guesses[slot].key = key
+            guesses[slot].name = UInt32(truncatingIfNeeded: name)
+        } else {
+            guesses[slot].name = 0
+        }
     }
 
     /// Whether the member name `entry` is `wanted` under the key strategy.
@@ -110,4 +155,15 @@ extension TapeDecoder {
         if let states = nameStates, states[object] == Self.distinctNames { return false }
         return mayRepeatNames(object, snakeCase: keyMode == .snakeCase)
     }
+}
+
+/// One lookup remembered for a key type: where the member was, and for a key of a few plain bytes,
+/// which key it was and the name it was found under.
+struct MemberGuess {
+    /// The member name's distance from its object's entry; 0: absent, no guess.
+    var offset: UInt32 = 0
+    /// The entry of the name last found for ``key``; 0: none remembered.
+    var name: UInt32 = 0
+    /// The key's bits.
+    var key: UInt64 = 0
 }

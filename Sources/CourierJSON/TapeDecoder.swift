@@ -45,7 +45,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     @exclusivity(unchecked) var hintPosition = 0
     /// Per key type met, where its keys' members were found, in the order it asked them (see
     /// `TapeDecoder+MemberGuesses`); made on first use.
-    @exclusivity(unchecked) var guesses: UnsafeMutablePointer<UInt32>?
+    @exclusivity(unchecked) var guesses: UnsafeMutablePointer<MemberGuess>?
     @exclusivity(unchecked) var guessCapacity = 0
     @exclusivity(unchecked) var guessBlockCount = 0
     /// The first key type met, whose guesses are the first slots, found without the table.

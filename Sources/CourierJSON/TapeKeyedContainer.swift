@@ -112,22 +112,53 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func contains(_ key: Key) -> Bool {
-        find(key.stringValue) != nil
+        find(key) != nil
     }
 
     // MARK: Lookup
 
-    /// The value index of the first member named `name`, or `nil`.
-    private func find(_ name: String) -> Int? {
+    /// The value index of the first member named `name`, or `nil`; a lookup for `key`, whose
+    /// bits are `identity` (see ``identity(of:)``), when given.
+    private func find(_ name: String, identity: UInt64? = nil) -> Int? {
         if let converted { return converted[name] }
         // In place when the string is contiguous (literal keys, small strings): no copy to retain.
-        if let found = name.utf8.withContiguousStorageIfAvailable({ decoder.valueIndex(ofMember: $0, in: object) }) { return found }
+        if let found = name.utf8.withContiguousStorageIfAvailable({ decoder.valueIndex(ofMember: $0, in: object, key: identity) }) {
+            return found
+        }
         var name = name
-        return name.withUTF8 { decoder.valueIndex(ofMember: $0, in: object) }
+        return name.withUTF8 { decoder.valueIndex(ofMember: $0, in: object, key: identity) }
+    }
+
+    /// The value index of the first member for `key`, or `nil`: where the key's guess remembers
+    /// it, or found by its name.
+    @inline(__always)
+    private func find(_ key: Key) -> Int? {
+        let identity = Self.identity(of: key)
+        if let identity, let index = decoder.rememberedValueIndex(forKey: identity, in: object) { return index }
+        return find(key.stringValue, identity: identity)
+    }
+
+    /// The key's bits, when they are at most eight bytes with no references (a synthesized
+    /// `CodingKeys` case, an integer key): equal bits are the same key, whose string is the same.
+    /// `nil` for any other key.
+    @inline(__always)
+    private static func identity(of key: Key) -> UInt64? {
+        let size = MemoryLayout<Key>.size
+        guard _isPOD(Key.self), size <= 8 else { return nil }
+        // Stored into a word of zeros: no copy of the key on the stack, no call to copy it.
+        var bits: UInt64 = 0
+        Self.store(key, in: &bits)
+        return bits
+    }
+
+    /// Writes `key`, which has no references and at most eight bytes, at the start of `word`.
+    @inline(__always)
+    private static func store(_ key: Key, in word: UnsafeMutableRawPointer) {
+        word.storeBytes(of: key, as: Key.self)
     }
 
     private func valueIndex(_ key: Key) throws -> Int {
-        guard let index = find(key.stringValue) else {
+        guard let index = find(key) else {
             throw DecodingError.keyNotFound(
                 key,
                 .init(
@@ -144,7 +175,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A present, non-null member's value index.
     private func present(_ key: Key) -> Int? {
-        guard let index = find(key.stringValue), decoder.entries[index].kind != .null else { return nil }
+        guard let index = find(key), decoder.entries[index].kind != .null else { return nil }
         return index
     }
 

@@ -58,7 +58,55 @@ extension GeneratedInputTests {
                 let data = Data("[\(objects.joined(separator: ","))]".utf8)
                 for differential in Self.strategies {
                     differential.expectAgreement([KeyScript].self, data)
+                    differential.expectAgreement([EnumKeyScript].self, data)
                 }
+            }
+        }
+
+        /// ``KeyScript`` with the keys of an enumeration: keys of a few plain bytes, which the
+        /// decoder also remembers by their bits, asked in an order that changes from object to object.
+        struct EnumKeyScript: Decodable, Equatable {
+            enum Key: String, CodingKey {
+                case a, b, c, a_b, aB, _a, a_, user_id, userId, A, zz, order
+                case precomposed = "\u{E9}"
+                case decomposed = "e\u{301}"
+            }
+
+            var log: [String] = []
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Key.self)
+                for name in try container.decode([String].self, forKey: .order) {
+                    guard let key = Key(stringValue: name) else { continue }
+                    if !container.contains(key) {
+                        log.append("\(name) absent")
+                    } else if try container.decodeNil(forKey: key) {
+                        log.append("\(name) null")
+                    } else if let value = try? container.decode(Int.self, forKey: key) {
+                        log.append("\(name)=\(value)")
+                    } else {
+                        log.append("\(name) not an Int")
+                    }
+                }
+            }
+        }
+
+        struct Pair: Decodable, Equatable {
+            let ab: Int
+            let cd: Int
+        }
+
+        @Test(
+            "a key remembered with the name it was found under: that name moved, renamed to another of its length, or written twice in the next object",
+            arguments: [
+                #"[{"ab":1,"cd":2},{"cd":3,"ab":4},{"ab":5,"xy":0,"cd":6},{"cd":7,"ab":8,"ab":9},{"ab":10,"cd":11,"cd":12}]"#,
+                #"[{"ab":1,"cd":2},{"ab":3,"cd":4},{"xy":0,"cd":5,"ab":6},{"ab":7,"cd":8},{"cd":9,"ab":10,"cd":11}]"#,
+                #"[{"ab":1,"cd":2},{"ab":3,"cx":4,"cd":5},{"ab":6,"cd":7}]"#,
+                #"[{"ab":1,"cd":2},{"ab":3,"c\u0064":4},{"ab":5,"cd":6}]"#,
+            ])
+        func rememberedKeys(json: String) {
+            for differential in Self.strategies {
+                differential.expectAgreement([Pair].self, Data(json.utf8))
             }
         }
 
