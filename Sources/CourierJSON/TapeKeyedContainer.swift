@@ -143,18 +143,16 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// `nil` for any other key.
     @inline(__always)
     private static func identity(of key: Key) -> UInt64? {
-        let size = MemoryLayout<Key>.size
-        guard _isPOD(Key.self), size <= 8 else { return nil }
-        // Stored into a word of zeros: no copy of the key on the stack, no call to copy it.
-        var bits: UInt64 = 0
-        Self.store(key, in: &bits)
-        return bits
-    }
-
-    /// Writes `key`, which has no references and at most eight bytes, at the start of `word`.
-    @inline(__always)
-    private static func store(_ key: Key, in word: UnsafeMutableRawPointer) {
-        word.storeBytes(of: key, as: Key.self)
+        guard _isPOD(Key.self) else { return nil }
+        // A key of 3, 5, 6 or 7 bytes (rare) is looked up by its string.
+        switch MemoryLayout<Key>.size {
+        case 0: return 0
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+        case 8: return unsafeBitCast(key, to: UInt64.self)
+        default: return nil
+        }
     }
 
     private func valueIndex(_ key: Key) throws -> Int {

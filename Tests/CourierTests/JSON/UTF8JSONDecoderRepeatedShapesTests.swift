@@ -110,6 +110,36 @@ extension GeneratedInputTests {
             }
         }
 
+        /// A key of eight plain bytes, its string made from them.
+        struct IndexKey: CodingKey {
+            let index: Int
+            var stringValue: String { "k\(index)" }
+            var intValue: Int? { nil }
+            init(index: Int) { self.index = index }
+            init?(stringValue: String) {
+                guard stringValue.hasPrefix("k"), let index = Int(stringValue.dropFirst()) else { return nil }
+                self.index = index
+            }
+            init?(intValue: Int) { nil }
+        }
+
+        /// Members `k0`, `k1` and `k2`, each there or not.
+        struct Indexed: Decodable, Equatable {
+            var values: [Int?]
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: IndexKey.self)
+                values = try (0..<3).map { try container.decodeIfPresent(Int.self, forKey: IndexKey(index: $0)) }
+            }
+        }
+
+        @Test("keys of eight bytes remembered as synthesized ones are: members moved, missing or repeated")
+        func rememberedWordKeys() {
+            let json = #"[{"k0":1,"k1":2,"k2":3},{"k2":4,"k0":5},{"k0":6,"k1":7,"k1":8,"k2":9},{"k1":10,"k0":11,"k2":12},{"k0":13,"k1":14,"k2":15}]"#
+            for differential in Self.strategies {
+                differential.expectAgreement([Indexed].self, Data(json.utf8))
+            }
+        }
+
         /// A synthesized type whose keys are asked in declaration order, nested in itself.
         struct Node: Codable, Equatable {
             var id: Int
