@@ -246,6 +246,7 @@ final class JSONTape {
             skipWhitespace()
         }
 
+        @inline(__always)
         private mutating func openContainer(_ kind: Kind) throws(JSONSyntaxError) {
             guard depth < JSONTape.maximumDepth else { throw JSONSyntaxError(.tooDeeplyNested, at: position) }
             depth += 1
