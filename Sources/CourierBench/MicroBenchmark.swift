@@ -43,7 +43,7 @@ enum MicroBenchmark {
         }
         if selected("task_round_trip") {
             // The Swift runtime's share of a send: one task started on the calling thread and awaited,
-            // as the client starts one per call (see `InFlightCall.startTask`).
+            // as the client starts one per attempt (see `InFlightCall.startTask`).
             try await measureAsync("task_round_trip", iterations: iterations) {
                 _ = try await roundTrip { 1 }
             }

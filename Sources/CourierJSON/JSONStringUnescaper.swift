@@ -33,13 +33,7 @@ enum JSONStringUnescaper {
                 }
             }
             guard index < bytes.endIndex else { break }
-            guard bytes[index] == UInt8(ascii: "\\") else {
-                output[written] = bytes[index]
-                written += 1
-                index += 1
-                continue
-            }
-            guard index + 1 < bytes.endIndex else {
+            guard bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.endIndex else {
                 output[written] = bytes[index]
                 written += 1
                 index += 1

@@ -439,26 +439,30 @@ final class JSONTape {
         @inline(__always)
         private mutating func string(isName: Bool = false) throws(JSONSyntaxError) {
             let start = position &+ 1
-            var index = start
-            if let base = bytes.baseAddress {
-                let end = bytes.count
-                // Eight bytes at a time while eight are left; the first byte that needs a look
-                // is found exactly (see `specialBytes`).
-                while index &+ 8 <= end {
-                    let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
-                    if special != 0 {
-                        index &+= special.trailingZeroBitCount >> 3
-                        if base[index] == UInt8(ascii: "\"") {
-                            appendString(.string, start: start, end: index, isName: isName)
-                            position = index &+ 1
-                            return
-                        }
-                        break
-                    }
-                    index &+= 8
-                }
+            let index = plainRunEnd(from: start)
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                appendString(.string, start: start, end: index, isName: isName)
+                position = index &+ 1
+                return
             }
             try string(from: start, at: index, isName: isName)
+        }
+
+        /// Where the plain ASCII from `index` on ends: eight bytes at a time while eight are left,
+        /// straight to the first byte that needs a look (a quote, a backslash, a control byte or
+        /// a multi-byte sequence; see `specialBytes`), or to where fewer than eight are left. The
+        /// scan keeps its place in a local (a register), not in `position`.
+        @inline(__always)
+        private func plainRunEnd(from start: Int) -> Int {
+            guard let base = bytes.baseAddress else { return start }
+            var index = start
+            let end = bytes.count
+            while index &+ 8 <= end {
+                let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+                if special != 0 { return index &+ special.trailingZeroBitCount >> 3 }
+                index &+= 8
+            }
+            return index
         }
 
         /// The entry of a string from `start` to `end` (its closing quote).
@@ -477,24 +481,8 @@ final class JSONTape {
             position = index
             var escaped = false
             while true {
-                // Plain ASCII is most of any string: step over it eight bytes at a time, and
-                // straight to the first byte that needs a look. The scan keeps its place in a
-                // local (a register); positions stay below the text's size, checked at the start.
-                if let base = bytes.baseAddress {
-                    var index = position
-                    let end = bytes.count
-                    while index &+ 8 <= end {
-                        let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                        let special = Self.specialBytes(word)
-                        if special == 0 {
-                            index &+= 8
-                        } else {
-                            index &+= special.trailingZeroBitCount >> 3
-                            break
-                        }
-                    }
-                    position = index
-                }
+                // Plain ASCII is most of any string: passed in one step.
+                position = plainRunEnd(from: position)
                 guard position < bytes.count else { throw JSONSyntaxError(.unterminatedString, at: start - 1) }
                 let byte = bytes[position]
                 switch byte {

@@ -9,7 +9,7 @@
 /// would be the one `JSONDecoder` reads (settled once per object). Anything else falls back to the
 /// scan.
 ///
-/// A key that is a few plain bytes (a synthesized `CodingKeys` case, an integer key) is also
+/// A key of one, two, four or eight plain bytes (a synthesized `CodingKeys` case, an integer key) is also
 /// remembered by those bytes, with the name it was found under: when the same key asks again, the
 /// name at the guessed place is compared with that name, and the key is not asked for its string.
 extension TapeDecoder {
@@ -86,10 +86,7 @@ extension TapeDecoder {
             offset == 1 || !mayRepeatNames(object)
         else { return nil }
         guessNext &+= 1
-        // A scan after a missed guess starts after this member (the document's order).
-        hintObject = object
-        hintPosition = next(after: position &+ 1)
-        return position &+ 1
+        return found(position, in: object)
     }
 
     /// The value index of member `wanted` of the object at `object`: first where the guess for this
@@ -111,10 +108,7 @@ extension TapeDecoder {
                 isMember(entry, named: wanted), offset == 1 || !mayRepeatNames(object)
             {
                 remember(key, named: position, in: slot)
-                // A scan after a missed guess starts after this member (the document's order).
-                hintObject = object
-                hintPosition = next(after: position &+ 1)
-                return position &+ 1
+                return found(position, in: object)
             }
         }
         let found = scanForMember(wanted, in: object)
@@ -122,6 +116,15 @@ extension TapeDecoder {
         guesses[slot].offset = found.map { UInt32(truncatingIfNeeded: $0 &- 1 &- object) } ?? 0
         remember(key, named: found.map { $0 &- 1 } ?? 0, in: slot)
         return found
+    }
+
+    /// The value index of the member whose name is at `position` of `object`, found where a guess
+    /// said: a scan after a missed guess starts after this member (the document's order).
+    @inline(__always)
+    private func found(_ position: Int, in object: Int) -> Int {
+        hintObject = object
+        hintPosition = next(after: position &+ 1)
+        return position &+ 1
     }
 
     /// Notes in `slot` that `key` names the member whose name is at `name` (0: none, or a name
@@ -157,8 +160,8 @@ extension TapeDecoder {
     }
 }
 
-/// One lookup remembered for a key type: where the member was, and for a key of a few plain bytes,
-/// which key it was and the name it was found under.
+/// One lookup remembered for a key type: where the member was, and for a key of one, two, four or
+/// eight plain bytes, which key it was and the name it was found under.
 struct MemberGuess {
     /// The member name's distance from its object's entry; 0: absent, no guess.
     var offset: UInt32 = 0

@@ -138,9 +138,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return find(key.stringValue, identity: identity)
     }
 
-    /// The key's bits, when they are at most eight bytes with no references (a synthesized
-    /// `CodingKeys` case, an integer key): equal bits are the same key, whose string is the same.
-    /// `nil` for any other key.
+    /// The key's bits, when they are none, one, two, four or eight bytes with no references (a
+    /// synthesized `CodingKeys` case, an integer key): equal bits are the same key, whose string
+    /// is the same. `nil` for any other key.
     @inline(__always)
     private static func identity(of key: Key) -> UInt64? {
         guard _isPOD(Key.self) else { return nil }

@@ -332,9 +332,16 @@ extension GeneratedInputTests {
             var log: [String] = []
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: JSONKeyForTests.self)
-                let order = try container.decode([String].self, forKey: JSONKeyForTests("order"))
-                for name in order {
-                    let key = JSONKeyForTests(name)
+                log = try Self.read(try container.decode([String].self, forKey: JSONKeyForTests("order")), in: container)
+                log.append(Set(container.allKeys.map(\.stringValue)).sorted().joined(separator: ","))
+            }
+
+            /// For each of `names` that is a key of `Key`, in that order: whether its member is
+            /// there, null or an Int.
+            static func read<Key: CodingKey>(_ names: [String], in container: KeyedDecodingContainer<Key>) throws -> [String] {
+                var log: [String] = []
+                for name in names {
+                    guard let key = Key(stringValue: name) else { continue }
                     if !container.contains(key) {
                         log.append("\(name) absent")
                     } else if try container.decodeNil(forKey: key) {
@@ -345,7 +352,7 @@ extension GeneratedInputTests {
                         log.append("\(name) not an Int")
                     }
                 }
-                log.append(Set(container.allKeys.map(\.stringValue)).sorted().joined(separator: ","))
+                return log
             }
         }
 

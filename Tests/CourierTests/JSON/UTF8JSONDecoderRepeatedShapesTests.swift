@@ -76,18 +76,7 @@ extension GeneratedInputTests {
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Key.self)
-                for name in try container.decode([String].self, forKey: .order) {
-                    guard let key = Key(stringValue: name) else { continue }
-                    if !container.contains(key) {
-                        log.append("\(name) absent")
-                    } else if try container.decodeNil(forKey: key) {
-                        log.append("\(name) null")
-                    } else if let value = try? container.decode(Int.self, forKey: key) {
-                        log.append("\(name)=\(value)")
-                    } else {
-                        log.append("\(name) not an Int")
-                    }
-                }
+                log = try KeyScript.read(try container.decode([String].self, forKey: .order), in: container)
             }
         }
 
