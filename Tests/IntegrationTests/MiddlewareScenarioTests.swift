@@ -120,21 +120,24 @@ struct MiddlewareScenarioTests {
     @Test("a burst paced by the rate limiter gets no 429, where the same burst unpaced does", arguments: TransportKind.allCases)
     func rateLimit(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
-            // The server allows bursts of 10 at 10/s; the client paces at the same rate with bursts
-            // of 5, leaving room for requests that a busy machine delivers bunched together.
-            let paced = root(backends, [RateLimitMiddleware(.perHost(10, per: .seconds(1), burst: 5))])
+            // The server allows bursts of 10 at 10/s; the client paces at half that rate with
+            // bursts of 2. A request then reaches the server early enough to be refused only if
+            // a busy machine holds the requests back for more than 1.8 s and delivers them bunched
+            // together (2 + 5 × (t + 1.8) requests against 11 + 10 × t over any t seconds).
+            let paced = root(backends, [RateLimitMiddleware(.perHost(5, per: .seconds(1), burst: 2))])
             let (results, elapsed) = await measure {
                 await withTaskGroup(of: Result<JSONValue, CourierError>.self) { group in
-                    for _ in 0..<15 {
+                    for _ in 0..<10 {
                         group.addTask { await capture { try await paced.send(Request<JSONValue>(.get, "limited", query: ["per_second": 10])) } }
                     }
                     return await group.reduce(into: []) { $0.append($1) }
                 }
             }
+            #expect(results.count == 10)
             #expect(results.allSatisfy { (try? $0.get()) != nil })
             let pacedRejections = await backends.server.rateLimitRejections
             #expect(pacedRejections == 0)
-            #expect(elapsed >= .milliseconds(900), "after the burst of 5, ten requests went 100 ms apart")
+            #expect(elapsed >= .milliseconds(1500), "after the burst of 2, eight requests went 200 ms apart")
 
             try await Task.sleep(for: .seconds(1))  // let the server's bucket fill again
             let unpaced = root(backends, [])
