@@ -120,10 +120,11 @@ struct MiddlewareScenarioTests {
     @Test("a burst paced by the rate limiter gets no 429, where the same burst unpaced does", arguments: TransportKind.allCases)
     func rateLimit(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
-            // The server allows bursts of 10 at 10/s; the client paces at half that rate with
-            // bursts of 2. A request then reaches the server early enough to be refused only if
-            // a busy machine holds the requests back for more than 1.8 s and delivers them bunched
-            // together (2 + 5 × (t + 1.8) requests against 11 + 10 × t over any t seconds).
+            // The server's bucket holds 11 requests and refills at 10/s; the client paces at half
+            // that rate with bursts of 2. A request then reaches the server early enough to be
+            // refused only if a busy machine holds the requests back for more than 1.8 s and
+            // delivers them bunched together (2 + 5 × (t + 1.8) requests against 11 + 10 × t over
+            // any t seconds).
             let paced = root(backends, [RateLimitMiddleware(.perHost(5, per: .seconds(1), burst: 2))])
             let (results, elapsed) = await measure {
                 await withTaskGroup(of: Result<JSONValue, CourierError>.self) { group in
