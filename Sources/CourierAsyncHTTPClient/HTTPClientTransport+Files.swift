@@ -24,7 +24,7 @@ extension HTTPClientTransport: FileTransferTransport {
             }
             let response = try await client(for: transfer.origin).execute(clientRequest, timeout: .hours(24))
             let head = Self.head(of: response)
-            let total = head.headerFields[.contentLength].flatMap(Int64.init)
+            let total = ContentLength.value(in: head.headerFields)
             if let destination = transfer.destination {
                 try await Self.write(response.body, to: destination, total: total, progress: transfer.progress)
                 return (head, nil)

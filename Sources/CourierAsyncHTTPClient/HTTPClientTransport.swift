@@ -164,7 +164,7 @@ public struct HTTPClientTransport: ClientTransport, BodyCollectingTransport {
     /// encoded bytes of a compressed body.
     static func decodedLength(of head: HTTPResponse) -> Int64? {
         guard head.headerFields[.contentEncoding] == nil else { return nil }
-        return head.headerFields[.contentLength].flatMap { Int64($0) }
+        return ContentLength.value(in: head.headerFields)
     }
 
     static func length(of body: HTTPBody) -> HTTPClientRequest.Body.Length {

@@ -49,12 +49,14 @@ enum ISO8601DateReader {
         var fraction = 0
         var fractionDigits = 0
         if expect(UInt8(ascii: ".")) {
-            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
+            // Foundation refuses more than nine digits, so the reader stops at the tenth: the
+            // value never holds more than ten digits, whatever length the server sent.
+            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10, fractionDigits < 10 {
                 fraction = fraction * 10 + Int(bytes[index] - UInt8(ascii: "0"))
                 index += 1
                 fractionDigits += 1
             }
-            // Foundation refuses more than nine digits; none at all is not this form either.
+            // Ten digits or more, or none at all, are not this form: Foundation answers for them.
             guard (1...9).contains(fractionDigits) else { return nil }
         }
         var offset = 0

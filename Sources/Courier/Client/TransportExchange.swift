@@ -75,7 +75,7 @@ struct TransportExchange: Sendable {
             ProgressReportingBody.wrap(
                 $0,
                 direction: .download,
-                expectedLength: response.headerFields[.contentLength].flatMap { Int64($0) },
+                expectedLength: ContentLength.value(in: response.headerFields),
                 report: progress
             )
         }

@@ -37,9 +37,7 @@ enum SetCookieParser {
             let attributeValue = pieces.count == 2 ? pieces[1] : ""
             switch pieces.first?.lowercased() {
             case "expires": expires = HTTPDate.parse(attributeValue)
-            case "max-age":
-                guard let first = attributeValue.first, first == "-" || first.isNumber else { break }
-                maxAge = Int(attributeValue) ?? (first == "-" ? Int.min : Int.max)
+            case "max-age": maxAge = Self.maxAge(attributeValue) ?? maxAge
             case "domain":
                 var domain = attributeValue.lowercased()
                 if domain.hasPrefix(".") { domain.removeFirst() }
@@ -67,20 +65,13 @@ enum SetCookieParser {
         }
         return cookie
     }
-}
 
-/// HTTP dates as servers write them in `Expires`: IMF-fixdate, RFC 850 and asctime.
-enum HTTPDate {
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy", "EEE, dd-MMM-yyyy HH:mm:ss zzz"]
-
-    static func parse(_ text: String) -> Date? {
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+    /// A `Max-Age` value (RFC 6265 §5.2.2): an optional `-` and digits, nothing else, or `nil` so
+    /// that the attribute is ignored. Any number of digits is read; past `Int` it saturates.
+    static func maxAge(_ text: String) -> Int? {
+        let negative = text.hasPrefix("-")
+        let digits = negative ? text.utf8.dropFirst() : text.utf8[...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+        return Int(text) ?? (negative ? .min : .max)
     }
 }

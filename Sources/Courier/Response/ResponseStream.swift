@@ -25,7 +25,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// The body's length from `Content-Length`, when the server sent one.
     public var expectedLength: Int64? {
         if case .known(let length) = body?.length { return length }
-        return response.headerFields[.contentLength].flatMap { Int64($0) }
+        return ContentLength.value(in: response.headerFields)
     }
 
     /// Creates an iterator; iterate a stream only once.

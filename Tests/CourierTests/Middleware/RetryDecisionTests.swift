@@ -16,14 +16,14 @@ struct RetryDecisionTests {
 
     @Test("Retry-After in seconds, as an HTTP date in all three forms, and garbage")
     func retryAfterParsing() throws {
-        let now = try #require(RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:30 GMT"))
+        let now = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:30 GMT"))
         #expect(RetryAfter.delay(from: "120", now: now) == .seconds(120))
         #expect(RetryAfter.delay(from: " 0 ", now: now) == .zero)
         #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .seconds(7))
         #expect(RetryAfter.delay(from: "Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .seconds(7))
         #expect(RetryAfter.delay(from: "Sun Nov  6 08:49:37 1994", now: now) == .seconds(7))
         #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero, "a past date means now")
-        for garbage in ["", "soon", "-5", "1.5", "99999999999999999999999", "Sun, 32 Nov 1994 08:49:37 GMT"] {
+        for garbage in ["", "soon", "-5", "1.5", "+5", "5 5", "Sun, 32 Nov 1994 08:49:37 GMT"] {
             #expect(RetryAfter.delay(from: garbage, now: now) == nil, "\(garbage)")
         }
         #expect(RetryAfter.delay(from: nil, now: now) == nil)

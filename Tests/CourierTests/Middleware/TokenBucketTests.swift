@@ -47,9 +47,9 @@ struct TokenBucketTests {
     @Test("reset values: seconds, or a Unix time in the older convention")
     func resetValues() {
         let now = Date(timeIntervalSince1970: 2_000_000_000)
-        #expect(RateLimitMiddleware.resetDelay("30", now: now) == .seconds(30))
-        #expect(RateLimitMiddleware.resetDelay("2000000010", now: now) == .seconds(10))
-        #expect(RateLimitMiddleware.resetDelay("-1", now: now) == nil)
-        #expect(RateLimitMiddleware.resetDelay("later", now: now) == nil)
+        #expect(RateLimitFields.resetDelay(from: "30", now: now) == .seconds(30))
+        #expect(RateLimitFields.resetDelay(from: "2000000010", now: now) == .seconds(10))
+        #expect(RateLimitFields.resetDelay(from: "-1", now: now) == nil)
+        #expect(RateLimitFields.resetDelay(from: "later", now: now) == nil)
     }
 }

@@ -8,6 +8,8 @@ import OpenAPIRuntime
 ///
 /// The bucket follows the server: a 429 or 503 with `Retry-After` pauses it, and
 /// `RateLimit-Remaining`/`RateLimit-Reset` (or `X-RateLimit-Remaining`/`X-RateLimit-Reset`) cap it.
+/// A request that the server's pause would hold for longer than its timeout fails at once with
+/// ``CourierError/Kind/rateLimited`` instead of waiting.
 ///
 /// ```swift
 /// let api = Client(baseURL: "https://api.example.com") {
@@ -36,11 +38,16 @@ public struct RateLimitMiddleware: Middleware {
         next: MiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let host = request.authority ?? ""
-        var wait = withBucket(for: host) { bucket, now in bucket.reserve(now: now) }
+        var (wait, paused) = withBucket(for: host) { bucket, now in (bucket.reserve(now: now), bucket.isPaused(now: now)) }
         while wait > .zero {
+            // A server's pause longer than the request may take is an answer now, not a wait the
+            // caller cannot see the end of.
+            if paused, wait > context.timeout { throw Self.pausedError(wait: wait) }
             try await clock.sleep(wait)
             // A pause the server asked for while this request waited moves it behind the pause.
-            wait = withBucket(for: host) { bucket, now in bucket.isPaused(now: now) ? bucket.reserve(now: now) : .zero }
+            (wait, paused) = withBucket(for: host) { bucket, now in
+                bucket.isPaused(now: now) ? (bucket.reserve(now: now), true) : (.zero, false)
+            }
         }
         let (response, responseBody) = try await next(request, body, context)
         observe(response, host: host)
@@ -51,24 +58,24 @@ public struct RateLimitMiddleware: Middleware {
         let fields = response.headerFields
         let retryAfter =
             [.tooManyRequests, .serviceUnavailable].contains(response.status)
-            ? RetryAfter.delay(in: response, now: Date()) : nil
-        let remaining = (fields[.rateLimitRemaining] ?? fields[.xRateLimitRemaining]).flatMap { Int($0) }
+            ? RetryAfter.delay(from: fields[.retryAfter], now: Date()) : nil
+        let remaining = (fields[.rateLimitRemaining] ?? fields[.xRateLimitRemaining]).flatMap(RateLimitFields.remaining)
         guard retryAfter != nil || remaining != nil else { return }
-        let reset = (fields[.rateLimitReset] ?? fields[.xRateLimitReset]).flatMap { Self.resetDelay($0) }
+        let reset = (fields[.rateLimitReset] ?? fields[.xRateLimitReset]).flatMap {
+            RateLimitFields.resetDelay(from: $0, now: Date())
+        }
         withBucket(for: host) { bucket, now in
             if let retryAfter { bucket.pause(for: retryAfter, now: now) }
             if let remaining { bucket.adapt(remaining: remaining, reset: reset, now: now) }
         }
     }
 
-    /// `RateLimit-Reset` is seconds until the reset; a large value is a Unix time (the older
-    /// `X-RateLimit-Reset` convention).
-    static func resetDelay(_ value: String, now: Date = Date()) -> Duration? {
-        guard let number = Int64(value.trimmingCharacters(in: .whitespaces)), number >= 0 else { return nil }
-        if number > 1_000_000_000 {
-            return .milliseconds(max(0, Int64((Double(number) - now.timeIntervalSince1970) * 1000)))
-        }
-        return .seconds(number)
+    static func pausedError(wait: Duration) -> CourierError {
+        let seconds = wait.components.seconds + (wait.components.attoseconds > 0 ? 1 : 0)
+        return CourierError(
+            .rateLimited,
+            message: "The server asked for no more requests for \(seconds) s, longer than the request's timeout."
+        )
     }
 
     private func withBucket<T>(for host: String, _ body: (inout TokenBucket, Duration) -> T) -> T {

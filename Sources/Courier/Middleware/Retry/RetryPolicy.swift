@@ -75,7 +75,7 @@ public struct RetryPolicy: Sendable {
             return .retry(after: backoff.delay(forRetry: attempt, random: random))
         case .response(let response):
             guard retryableStatuses.contains(response.status.code) else { return .deliver }
-            if let asked = RetryAfter.delay(in: response, now: now) {
+            if let asked = RetryAfter.delay(from: response.headerFields[.retryAfter], now: now) {
                 return asked <= maximumRetryAfter ? .retry(after: asked) : .deliver
             }
             return .retry(after: backoff.delay(forRetry: attempt, random: random))

@@ -42,7 +42,7 @@ final class CollectingTaskHandler: DataTaskHandler, @unchecked Sendable {
     func received(_ response: URLResponse) {
         do {
             let head = try SessionTransport.response(from: response)
-            let length = head.headerFields[.contentLength].flatMap { Int64($0) }
+            let length = ContentLength.value(in: head.headerFields)
             // An encoded body's length is not its decoded length; only a plain one is checked early.
             if head.headerFields[.contentEncoding] == nil, let length, length > limit {
                 settle(.failure(CourierError.bodyTooLarge(length: length, limit: limit)), stoppingTask: true)

@@ -51,7 +51,7 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
             if case .cancelled = termination { cancelTask?() }
         }
         let encoded = head.headerFields[.contentEncoding] != nil
-        let length = encoded ? nil : head.headerFields[.contentLength].flatMap { Int64($0) }
+        let length = encoded ? nil : ContentLength.value(in: head.headerFields)
         let body = HTTPBody(
             ReaderStoppingChunks(chunks: chunks, stopTask: cancelTask ?? {}),
             length: length.map(HTTPBody.Length.known) ?? .unknown,

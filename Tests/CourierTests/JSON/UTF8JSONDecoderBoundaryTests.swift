@@ -1,0 +1,121 @@
+import Courier
+import CourierJSON
+import Foundation
+import Testing
+
+/// Numbers and dates at and past every limit a server can push: each decodes to what
+/// `JSONDecoder` gives on the same platform (a value or an error), and none traps.
+@Suite("Decoding numbers and dates at their limits, as JSONDecoder does")
+struct UTF8JSONDecoderBoundaryTests {
+    static let iso8601 = JSONDifferential { $0.dateDecodingStrategy = .iso8601 }
+
+    /// The payload that once stopped the process: 20 fractional digits in a date.
+    @Test("a date with twenty fractional digits decodes as with JSONDecoder, through the decoder")
+    func longFraction() {
+        struct Event: Decodable, Equatable {
+            var created_at: Date
+        }
+        let payload = Data(#"{"created_at": "2020-01-01T00:00:00.12345678901234567890Z"}"#.utf8)
+        Self.iso8601.expectAgreement(Event.self, payload)
+    }
+
+    @Test("the same payload through client.send: the same date or the same error as JSONDecoder")
+    func longFractionThroughTheClient() async throws {
+        struct Event: Decodable, Equatable, Sendable {
+            var created_at: Date
+        }
+        let payload = #"{"created_at": "2020-01-01T00:00:00.12345678901234567890Z"}"#
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .iso8601
+        let expected = Result { try foundation.decode(Event.self, from: Data(payload.utf8)) }
+        let client = Client(baseURL: "https://api.example.com", transport: ScriptedTransport([.status(200, body: payload)])) {
+            $0.decoder.dateDecodingStrategy = .iso8601
+        }
+        let result = await capture { try await client.send(Request<Event>(.get, "events/1")) }
+        switch (result, expected) {
+        case (.success(let ours), .success(let theirs)): #expect(ours == theirs)
+        case (.failure(let error as CourierError), .failure): #expect(error.kind == .decodingFailed)
+        default: Issue.record("JSONDecoder gives \(expected), the client \(result)")
+        }
+    }
+
+    /// Every numeric position of an RFC 3339 date, given 19, 20 and 400 digits of several shapes.
+    @Test(
+        "19, 20 and 400 digits in every numeric position of a date",
+        arguments: ["year", "month", "day", "hour", "minute", "second", "fraction", "offset hours", "offset minutes"]
+    )
+    func longDateFields(position: String) {
+        let fields: [(String, String)] = [
+            ("year", "2024"), ("-", "-"), ("month", "05"), ("-", "-"), ("day", "01"), ("T", "T"),
+            ("hour", "12"), (":", ":"), ("minute", "30"), (":", ":"), ("second", "00"), (".", "."),
+            ("fraction", "250"), ("+", "+"), ("offset hours", "02"), (":", ":"), ("offset minutes", "00"),
+        ]
+        for count in [19, 20, 400] {
+            for digits in [String(repeating: "9", count: count), "1" + String(repeating: "0", count: count - 1), String(repeating: "0", count: count - 1) + "1"] {
+                let text = fields.map { $0.0 == position ? digits : $0.1 }.joined()
+                Self.iso8601.expectAgreement([Date].self, Data(#"["\#(text)"]"#.utf8))
+            }
+        }
+    }
+
+    @Test(
+        "Int64.min and Int64.max and one past, into every integer width",
+        arguments: [
+            "-9223372036854775808", "9223372036854775807", "-9223372036854775809", "9223372036854775808",
+            "18446744073709551615", "18446744073709551616", "-18446744073709551616",
+            "9223372036854775807.0", "-9223372036854775808.0", "9223372036854775808e0", "92233720368547758070e-1",
+            String(repeating: "9", count: 400), "-" + String(repeating: "9", count: 400),
+        ])
+    func integerLimits(number: String) {
+        let data = Data("[\(number)]".utf8)
+        let differential = JSONDifferential()
+        differential.expectAgreement([Int64].self, data)
+        differential.expectAgreement([Int].self, data)
+        differential.expectAgreement([UInt64].self, data)
+        differential.expectAgreement([Int8].self, data)
+        differential.expectAgreement([UInt32].self, data)
+        differential.expectAgreement([Double].self, data)
+        differential.expectAgreement([Float].self, data)
+    }
+
+    @Test(
+        "exponents of plus and minus 10^9, and past any integer",
+        arguments: [
+            "1e1000000000", "1e-1000000000", "-1E+1000000000", "0e1000000000", "0.0e-1000000000",
+            "1e9223372036854775807", "1e-9223372036854775808", "1e" + String(repeating: "9", count: 400),
+            "123456789012345678901234567890e-1000000000",
+        ])
+    func hugeExponents(number: String) {
+        let data = Data("[\(number)]".utf8)
+        let differential = JSONDifferential()
+        differential.expectAgreement([Double].self, data)
+        differential.expectAgreement([Float].self, data)
+        differential.expectAgreement([Int].self, data)
+        differential.expectAgreement([UInt64].self, data)
+        differential.expectAgreement([Date].self, data)
+        JSONDifferential { $0.dateDecodingStrategy = .secondsSince1970 }.expectAgreement([Date].self, data)
+        JSONDifferential { $0.dateDecodingStrategy = .millisecondsSince1970 }.expectAgreement([Date].self, data)
+    }
+
+    @Test("thousands of leading zeros in a fraction, an exponent and an integer")
+    func leadingZeros() {
+        let zeros = String(repeating: "0", count: 5000)
+        let differential = JSONDifferential()
+        for number in ["0.\(zeros)1", "1.\(zeros)1", "1e\(zeros)5", "1e-\(zeros)5", "\(zeros)1", "-0\(zeros)", "0.\(zeros)"] {
+            let data = Data("[\(number)]".utf8)
+            differential.expectAgreement([Double].self, data)
+            differential.expectAgreement([Int].self, data)
+            differential.expectAgreement([Int8].self, data)
+        }
+    }
+
+    @Test("a number as a date, at the limits of every numeric date strategy")
+    func numericDates() {
+        for strategy in [JSONDecoder.DateDecodingStrategy.secondsSince1970, .millisecondsSince1970] {
+            let differential = JSONDifferential { $0.dateDecodingStrategy = strategy }
+            for number in ["1e308", "-1e308", "1.7976931348623157e308", "9223372036854775807", "4.9e-324", "1e400"] {
+                differential.expectAgreement([Date].self, Data("[\(number)]".utf8))
+            }
+        }
+    }
+}
