@@ -7,7 +7,7 @@ import Foundation
 /// second, days past the month's end rolled over) and reads dates before 1582-10-15 in the Julian
 /// calendar. This reader answers only for the form it reads exactly as Foundation does, and `nil`
 /// otherwise: the caller then asks Foundation, so every text gets Foundation's answer.
-enum ISO8601DateReader {
+package enum ISO8601DateReader {
     /// Seconds from 1970 to 2001, where `Date` counts from: Foundation adds the fraction there,
     /// and so must this reader to round the same.
     private static let referenceDateOffset = 978_307_200
@@ -82,11 +82,11 @@ enum ISO8601DateReader {
 
     private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
-    private static func isLeap(_ year: Int) -> Bool {
+    package static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -95,7 +95,7 @@ enum ISO8601DateReader {
     }
 
     /// Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
