@@ -35,6 +35,10 @@ import Foundation
 ///   over to March 1, Julian dates before 1582-10-15) come with it, so dates never differ.
 /// - A string standing for NaN or an infinity under `.convertFromString` must be written without
 ///   escapes (`"\u004eaN"` is not `"NaN"`).
+///
+/// On Linux, Foundation's `DateFormatter` stops the process on some texts a server can send (a
+/// combining mark where a digit is expected), and `.formatted` calls it as it is, here as in
+/// `JSONDecoder`: decode formatted dates with `.safelyFormatted(_:)`.
 public struct UTF8JSONDecoder: Sendable {
     /// How member names become coding keys; as `JSONDecoder`'s.
     public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys

@@ -48,14 +48,16 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse("Tue, 31 Dec 2024 23:59:60 GMT") == Date(timeIntervalSince1970: 1_735_689_599), "a leap second")
     }
 
-    @Test("what is not a date: days past the month, hours past 23, other zones, extra text", arguments: [
-        "", "Sun", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 29 Feb 1995 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
-        "Sun, 06 Nov 1994 08:60:00 GMT", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 06 Nov 1994 08:49:37 +0000",
-        "Sun, 06 Nov 1994 08:49:37 GMT ", " Sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 994 08:49:37 GMT",
-        "Sun, 06 Nov 19940 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT",
-        "Sun, 06 Nov 1994 8:49:37 GMT", "Sun Nov  6 08:49:37 94", "Sun, 06-Nov 1994 08:49:37 GMT",
-        "Sun, 99999999999999999999 Nov 1994 08:49:37 GMT", "120", String(repeating: "Sunday, ", count: 1000),
-    ])
+    @Test(
+        "what is not a date: days past the month, hours past 23, other zones, extra text",
+        arguments: [
+            "", "Sun", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 29 Feb 1995 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+            "Sun, 06 Nov 1994 08:60:00 GMT", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 06 Nov 1994 08:49:37 +0000",
+            "Sun, 06 Nov 1994 08:49:37 GMT ", " Sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 994 08:49:37 GMT",
+            "Sun, 06 Nov 19940 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 8:49:37 GMT", "Sun Nov  6 08:49:37 94", "Sun, 06-Nov 1994 08:49:37 GMT",
+            "Sun, 99999999999999999999 Nov 1994 08:49:37 GMT", "120", String(repeating: "Sunday, ", count: 1000),
+        ])
     func notDates(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

@@ -129,4 +129,40 @@ struct HostileServerTests {
             #expect(result.error?.kind == .invalidRequest, "\(base)")
         }
     }
+
+    /// Numbers past `Int64` in the fields Courier reads (each parser bounds them; see
+    /// `ServerFieldBoundaryTests`), from a raw socket through each transport and the middleware that
+    /// reads them: an answer or a clear error, never a trap or a hang.
+    @Test("numbers past Int64 in Content-Length, Retry-After and RateLimit-Reset", arguments: TransportKind.allCases)
+    func numbersPastInt64(transport: TransportKind) async throws {
+        let huge = "99999999999999999999"
+        let lengthServer = try await HostileServer.start(.reply("HTTP/1.1 200 OK\r\nContent-Length: \(huge)\r\n\r\n{}"))
+        let (length, elapsed) = await measure {
+            await capture { try await Self.client(lengthServer, transport).send(Request<Data>(.get, "x")) }
+        }
+        #expect([.invalidResponse, .responseTooLarge].contains(length.error?.kind), "\(length.error?.failureReason ?? "")")
+        #expect(elapsed < hangBound)
+        await lengthServer.stop()
+
+        let pauseServer = try await HostileServer.start(
+            .reply("HTTP/1.1 429 Too Many Requests\r\nRetry-After: \(huge)\r\nRateLimit-Remaining: 0\r\nRateLimit-Reset: \(huge)\r\nContent-Length: 2\r\n\r\n{}")
+        )
+        let client = Self.client(
+            pauseServer,
+            transport,
+            middleware: [RetryMiddleware(.exponential(maxAttempts: 3)), RateLimitMiddleware(.perHost(5, per: .seconds(1)))]
+        )
+        let (results, pauseElapsed) = await measure {
+            [
+                await capture { try await client.send(Request<Data>(.get, "x")) },
+                await capture { try await client.send(Request<Data>(.get, "x")) },
+            ]
+        }
+        // The 429 is delivered, not retried after a wait of any length; the next request is refused
+        // at once, since the server's pause outlasts its timeout.
+        #expect(results.map { $0.error?.kind } == [.rateLimited, .rateLimited])
+        #expect(pauseServer.connections == 1)
+        #expect(pauseElapsed < hangBound)
+        await pauseServer.stop()
+    }
 }

@@ -27,3 +27,15 @@ public struct FuzzInput {
     /// The bytes not read yet, as text (invalid UTF-8 repaired, as a server's field would be).
     public var restText: String { String(decoding: rest, as: UTF8.self) }
 }
+
+/// Runs `decode` and stops the process when it throws anything but a `DecodingError`: the decoder
+/// promises that error type alone, whatever the input.
+public func expectDecodingErrorOnly(_ decode: () throws -> Void) {
+    do {
+        try decode()
+    } catch is DecodingError {
+        return
+    } catch {
+        fatalError("the decoder threw something other than a DecodingError: \(error)")
+    }
+}

@@ -1,10 +1,13 @@
+import CourierJSON
 import Foundation
 
 /// Every decoding strategy `UTF8JSONDecoder` accepts, with the custom ones written as apps write them.
 enum Strategies {
     static let dates: [JSONDecoder.DateDecodingStrategy] = [
         .deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601,
-        .formatted(formatter),
+        // `.formatted` itself traps inside Foundation on Linux for some texts (see
+        // `safelyFormatted`), so the target reads formatted dates the way Courier recommends.
+        .safelyFormatted(formatter),
         .custom { decoder in
             let container = try decoder.singleValueContainer()
             return Date(timeIntervalSince1970: try container.decode(Double.self))

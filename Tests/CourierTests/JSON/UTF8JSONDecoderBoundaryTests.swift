@@ -118,4 +118,38 @@ struct UTF8JSONDecoderBoundaryTests {
             }
         }
     }
+
+    /// Found by `fuzz-json-models`: on Linux, swift-corelibs-foundation's `DateFormatter` traps
+    /// ("Incorrect range") when its parse stops inside a character of several UTF-16 units (here
+    /// `1` and a combining U+030D), so `.formatted` stops the process in `JSONDecoder` and in any
+    /// decoder that calls it. `.safelyFormatted` refuses such a text as not matching instead.
+    @Test(
+        "safelyFormatted: a text Foundation's formatter would trap on is a DecodingError",
+        arguments: [
+            "118601\u{030D}9K8438270793T\n00:00:00Z", "2024\u{1F600}-05-01T12:30:00.000+0000", "2024-05-01T12:30:00.000+000\u{0301}0",
+        ])
+    func safelyFormattedRefusesSplitCharacters(text: String) throws {
+        var decoder = UTF8JSONDecoder()
+        decoder.dateDecodingStrategy = .safelyFormatted(Self.formatter)
+        let json = try JSONEncoder().encode([text])
+        #expect(throws: DecodingError.self) { try decoder.decode([Date].self, from: json) }
+    }
+
+    @Test("safelyFormatted reads what formatted reads")
+    func safelyFormattedReads() throws {
+        var decoder = UTF8JSONDecoder()
+        decoder.dateDecodingStrategy = .safelyFormatted(Self.formatter)
+        let dates = try decoder.decode([Date].self, from: Data(#"["2024-05-01T12:30:00.250+0200"]"#.utf8))
+        #expect(dates == [Date(timeIntervalSince1970: 1_714_559_400.25)])
+        #expect(throws: DecodingError.self) { try decoder.decode([Date].self, from: Data(#"["May 1"]"#.utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.decode([Date].self, from: Data(#"[1]"#.utf8)) }
+    }
+
+    static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSZ"
+        return formatter
+    }()
 }
