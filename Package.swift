@@ -165,6 +165,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CourierJSONTests",
+            dependencies: [
+                "CourierJSON",
+                // `JSONValue`, the type an untyped payload is read into, lives in Courier.
+                "Courier",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ReadmeTests",
             dependencies: [
                 "Courier",

@@ -19,26 +19,6 @@ struct UTF8JSONDecoderBoundaryTests {
         Self.iso8601.expectAgreement(Event.self, payload)
     }
 
-    @Test("the same payload through client.send: the same date or the same error as JSONDecoder")
-    func longFractionThroughTheClient() async throws {
-        struct Event: Decodable, Equatable, Sendable {
-            var created_at: Date
-        }
-        let payload = #"{"created_at": "2020-01-01T00:00:00.12345678901234567890Z"}"#
-        let foundation = JSONDecoder()
-        foundation.dateDecodingStrategy = .iso8601
-        let expected = Result { try foundation.decode(Event.self, from: Data(payload.utf8)) }
-        let client = Client(baseURL: "https://api.example.com", transport: ScriptedTransport([.status(200, body: payload)])) {
-            $0.decoder.dateDecodingStrategy = .iso8601
-        }
-        let result = await capture { try await client.send(Request<Event>(.get, "events/1")) }
-        switch (result, expected) {
-        case (.success(let ours), .success(let theirs)): #expect(ours == theirs)
-        case (.failure(let error as CourierError), .failure): #expect(error.kind == .decodingFailed)
-        default: Issue.record("JSONDecoder gives \(expected), the client \(result)")
-        }
-    }
-
     /// Every numeric position of an RFC 3339 date, given 19, 20 and 400 digits of several shapes.
     @Test(
         "19, 20 and 400 digits in every numeric position of a date",
