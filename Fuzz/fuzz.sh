@@ -23,6 +23,9 @@ export LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0"
 build_flags=(-c release --disable-dead-strip --scratch-path "$scratch" --sanitize address --sanitize fuzzer -Xswiftc -enable-testing)
 
 build() {
+    # SwiftPM does not look for new or removed source files in a path dependency (the library)
+    # once it has planned a build: without its plan it plans again, and compiles only what changed.
+    rm -f "$scratch/release.yaml" "$scratch/release/description.json"
     swift build "${build_flags[@]}"
 }
 
