@@ -81,7 +81,7 @@ struct CourierBench: AsyncParsableCommand {
         let urlSessionClient = Client(baseURL: BaseURL(server.baseURL), transport: .urlSession(.shared))
         let openAPIClient = Client(
             baseURL: BaseURL(server.baseURL),
-            transport: AsyncHTTPClientTransport(configuration: .init(client: .courierShared))
+            transport: OpenAPITransport(AsyncHTTPClientTransport(configuration: .init(client: .courierShared)), contentCodings: [.deflate, .gzip])
         )
 
         let transports: [TransportName] = (quick ? [TransportName.ahc] : TransportName.allCases).filter { onlyTransport == nil || onlyTransport == $0 }
@@ -160,7 +160,7 @@ struct CourierBench: AsyncParsableCommand {
     /// 20,000 requests (`--soak-requests`), 256 in flight, per transport: failures, in-flight count after, and resident
     /// memory after the first 1,000 and after the last request.
     func runSoak(_ server: ReferenceServer) async throws {
-        let transports: [(String, any ClientTransport)] = [("ahc", .asyncHTTPClient()), ("urlsession", .urlSession())]
+        let transports: [(String, any Transport)] = [("ahc", .asyncHTTPClient()), ("urlsession", .urlSession())]
         for (name, transport) in transports where selected(name) {
             let soak = try await Soak(
                 environment: .custom(BaseURL(server.baseURL)),

@@ -49,13 +49,14 @@ final class Attempt: Sendable {
         body: HTTPBody?,
         context: MiddlewareContext
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var (request, body, origin) = (request, body, context.origin)
+        var (request, body, bodyFile, origin) = (request, body, context.bodyFile, context.origin)
         // Targets already requested, filled in at the first redirect (most responses are not one).
         var visited: Set<String> = []
         while true {
             let url = hops.cookieJar != nil ? Self.url(of: request, at: origin) : nil
             let sent = url.map { hops.addingCookies(to: request, at: $0) } ?? request
-            let (response, responseBody) = try await exchange.send(sent, body: body, origin: origin, name: context.name)
+            let delivered = try await exchange.send(sent, body: body, bodyFile: bodyFile, origin: origin, name: context.name)
+            let (response, responseBody) = (delivered.response, delivered.body)
             if let url { hops.cookieJar?.store(from: response.headerFields, for: url) }
             record?.delivered(target: request.path, origin: origin, attempt: context.attempt)
             guard hops.redirectLimit > 0,
@@ -83,7 +84,7 @@ final class Attempt: Sendable {
             }
             request = redirect.request
             origin = redirect.origin
-            if redirect.dropsBody { body = nil }
+            if redirect.dropsBody { (body, bodyFile) = (nil, nil) }
         }
     }
 

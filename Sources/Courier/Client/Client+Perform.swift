@@ -11,8 +11,8 @@ extension Client {
     /// 2. The middleware fold (``MiddlewareChain``), outermost first, in a task of the call; with
     ///    no middleware it is the terminal step alone.
     /// 3. The terminal step, ``Attempt``: each attempt in a task of the call with its deadline,
-    ///    following redirects, each hop a ``TransportExchange`` that delivers the body as
-    ///    `delivery` says.
+    ///    following redirects, each hop a ``TransportExchange``: one ``Transport/send(_:)`` that
+    ///    delivers the body as `delivery` says.
     /// 4. `read`: the caller's own reading of the response (decode, save, hand over).
     ///
     /// Each task is cancelled with the calling task. Like every internal step of the path, this runs
@@ -32,7 +32,7 @@ extension Client {
     nonisolated(nonsending) func perform<Value: Sendable>(
         _ prepared: PreparedRequest,
         configuration snapshot: ConfigurationSnapshot,
-        delivery: ResponseDelivery,
+        delivery: ResponseBodyDelivery,
         progress: (@Sendable (TransferProgress) -> Void)?,
         record: ExchangeRecord? = nil,
         read: (HTTPResponse, HTTPBody?) async throws -> Value
@@ -40,7 +40,7 @@ extension Client {
         let call = inFlight.begin()
         defer { call.end() }
         do {
-            let (body, upload) = try Self.requestBody(of: prepared)
+            let body = try Self.requestBody(of: prepared)
             var context = MiddlewareContext(
                 name: prepared.name,
                 origin: prepared.origin,
@@ -48,17 +48,16 @@ extension Client {
                 timeout: prepared.timeout
             )
             context.credentialFields = snapshot.hops.credentialFields
+            context.bodyFile = prepared.bodyFile
             let middleware = snapshot.value.middleware
             let record = record ?? (middleware.isEmpty ? nil : ExchangeRecord(origin: prepared.origin))
             context.record = record
             let attempt = Attempt(
                 exchange: TransportExchange(
                     transport: transport,
-                    collectingTransport: collectingTransport,
+                    contentCodings: contentCodings,
                     delivery: delivery,
-                    progress: progress,
-                    upload: upload,
-                    bodyLimit: snapshot.value.maximumResponseBodySize
+                    progress: progress
                 ),
                 hops: snapshot.hops,
                 call: call,
@@ -72,11 +71,9 @@ extension Client {
         }
     }
 
-    /// The request body: the encoded bytes, or a body streaming from the file the endpoint sends,
-    /// kept beside that file.
-    private static func requestBody(of prepared: PreparedRequest) throws -> (HTTPBody?, (file: URL, body: HTTPBody)?) {
-        guard let file = prepared.bodyFile else { return (prepared.body.map { HTTPBody($0) }, nil) }
-        let body = try FileBody.body(for: file)
-        return (body, (file, body))
+    /// The request body: the encoded bytes, or a body streaming from the file the endpoint sends.
+    private static func requestBody(of prepared: PreparedRequest) throws -> HTTPBody? {
+        guard let file = prepared.bodyFile else { return prepared.body.map { HTTPBody($0) } }
+        return try FileBody.body(for: file)
     }
 }

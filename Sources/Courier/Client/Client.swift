@@ -25,19 +25,20 @@ public final class Client: Sendable {
     /// Calls in flight and their tasks: what ``cancelAll()`` and ``activity`` reach, and what
     /// enforces attempts' deadlines.
     let inFlight = InFlightRequests()
-    /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI `ClientTransport`.
-    public let transport: any ClientTransport
-    /// The transport, when it reads whole bodies itself: looked up once, not per call.
-    let collectingTransport: (any BodyCollectingTransport)?
+    /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI
+    /// `ClientTransport` through ``OpenAPITransport``.
+    public let transport: any Transport
+    /// The content codings the transport decodes: read once, not per call.
+    let contentCodings: Set<ContentCoding>
 
     /// Creates a client.
     /// - Parameters:
     ///   - configuration: Base URL and everything shared by all requests.
     ///   - transport: How requests travel; URLSession by default.
-    public init(configuration: Configuration, transport: any ClientTransport = .urlSession()) {
+    public init(configuration: Configuration, transport: any Transport = .urlSession()) {
         self.state = LockedState(ConfigurationSnapshot(configuration))
         self.transport = transport
-        self.collectingTransport = transport as? any BodyCollectingTransport
+        self.contentCodings = transport.contentCodings
     }
 
     /// Creates a client for a base URL.
@@ -47,7 +48,7 @@ public final class Client: Sendable {
     ///   - configure: Adjusts the configuration.
     public convenience init(
         baseURL: BaseURL,
-        transport: any ClientTransport = .urlSession(),
+        transport: any Transport = .urlSession(),
         configure: (inout Configuration) -> Void = { _ in }
     ) {
         var configuration = Configuration(baseURL: baseURL)
@@ -64,7 +65,7 @@ public final class Client: Sendable {
     public convenience init(
         backend: Backend,
         environment: ServerEnvironment,
-        transport: any ClientTransport = .urlSession(),
+        transport: any Transport = .urlSession(),
         configure: (inout Configuration) -> Void = { _ in }
     ) {
         self.init(baseURL: backend.baseURL(in: environment), transport: transport, configure: configure)
@@ -156,7 +157,7 @@ public final class Client: Sendable {
         let bodyLimit = snapshot.value.maximumResponseBodySize
         let origin = prepared.origin
         let record = recording ? ExchangeRecord(origin: origin) : nil
-        return try await perform(prepared, configuration: snapshot, delivery: .memory, progress: progress, record: record) {
+        return try await perform(prepared, configuration: snapshot, delivery: .collected(upTo: bodyLimit), progress: progress, record: record) {
             response, body in
             let value = try ResponseReader.read(
                 response,

@@ -64,6 +64,8 @@ public struct OpenAPIMiddleware: Middleware {
             request, body, origin in
             var context = context
             context.origin = origin
+            // The wrapped middleware may have replaced the body: the file is not known to be it.
+            context.bodyFile = nil
             return try await next(request, body, context)
         }
     }
