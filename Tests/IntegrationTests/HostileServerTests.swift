@@ -121,6 +121,25 @@ struct HostileServerTests {
         await server.stop()
     }
 
+    @Test("a kept-alive connection closed under a GET is sent again on a new one, and counts as an attempt", arguments: TransportKind.allCases)
+    func resendOnClosedConnection(transport: TransportKind) async throws {
+        let server = try await HostileServer.start([
+            .replyAndKeepOpen("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"),
+            .close,
+            .reply("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"),
+        ])
+        let client = Self.client(server, transport)
+        let first = try await client.response(for: Request<[String: Int]>(.get, "x"))
+        let second = try await client.response(for: Request<[String: Int]>(.get, "x"))
+        #expect(first.attempts == 1)
+        #expect(server.connections == 2)
+        #if AsyncHTTPClient
+        // URLSession's libcurl resends by itself without telling; AsyncHTTPClient's resend is Courier's.
+        if transport == .asyncHTTPClient { #expect(second.attempts == 2) }
+        #endif
+        await server.stop()
+    }
+
     @Test("a response head larger than the transport accepts is an invalid response", arguments: TransportKind.allCases)
     func oversizedHead(transport: TransportKind) async throws {
         let field = String(repeating: "a", count: 1024 * 1024)

@@ -23,10 +23,8 @@ extension Client {
     ///   - snapshot: The configuration the call started with.
     ///   - delivery: Where the response body goes.
     ///   - progress: Receives upload and download progress.
-    ///   - record: Where the call notes the final URL and its attempts, for the caller; the call
-    ///     keeps one anyway when it has middleware, which may ask.
-    ///   - read: Turns the response and its body (in memory, unless delivered elsewhere) into the
-    ///     call's value.
+    ///   - read: Turns the response, its body (in memory, unless delivered elsewhere) and the facts
+    ///     of how it came (final URL, attempts, source) into the call's value.
     /// - Returns: What `read` returns.
     /// - Throws: ``CourierError``, naming the request.
     nonisolated(nonsending) func perform<Value: Sendable>(
@@ -34,8 +32,7 @@ extension Client {
         configuration snapshot: ConfigurationSnapshot,
         delivery: ResponseBodyDelivery,
         progress: (@Sendable (TransferProgress) -> Void)?,
-        record: ExchangeRecord? = nil,
-        read: (HTTPResponse, HTTPBody?) async throws -> Value
+        read: (MiddlewareResponse) async throws -> Value
     ) async throws(CourierError) -> Value {
         let call = inFlight.begin()
         defer { call.end() }
@@ -50,8 +47,6 @@ extension Client {
             context.credentialFields = snapshot.hops.credentialFields
             context.bodyFile = prepared.bodyFile
             let middleware = snapshot.value.middleware
-            let record = record ?? (middleware.isEmpty ? nil : ExchangeRecord(origin: prepared.origin))
-            context.record = record
             let attempt = Attempt(
                 exchange: TransportExchange(
                     transport: transport,
@@ -60,12 +55,10 @@ extension Client {
                     progress: progress
                 ),
                 hops: snapshot.hops,
-                call: call,
-                record: record
+                call: call
             )
             let send = MiddlewareChain.composed(middleware, call: call, terminal: attempt.run)
-            let (response, responseBody) = try await send(prepared.request, body, context)
-            return try await read(response, responseBody)
+            return try await read(try await send(prepared.request, body, context))
         } catch {
             throw CourierError(error).with(request: prepared.request)
         }

@@ -44,8 +44,9 @@ public struct Configuration: Sendable {
     public var redirectLimit = 10
     /// Header fields that carry credentials: never sent to another origin when a redirect
     /// leaves the base URL's scheme, host and port, and hidden in logs. ``CredentialFields/default``
-    /// by default (`Authorization`, `Cookie`, `X-API-Key`, …); the field of every
-    /// ``AuthenticationMiddleware``'s scheme is added to it.
+    /// by default (`Authorization`, `Cookie`, `X-API-Key`, …); the fields every
+    /// middleware declares (``Middleware/credentialFields``, such as an
+    /// ``AuthenticationMiddleware``'s scheme) are added to it.
     public var credentialFields: CredentialFields = .default
     /// Whether a redirect from https to plain http is followed; `false` by default, when it fails
     /// with ``CourierError/Kind/insecureRedirect``. Even when allowed, a request body is never sent

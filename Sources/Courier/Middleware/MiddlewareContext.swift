@@ -23,9 +23,6 @@ public struct MiddlewareContext: Sendable {
     /// file instead of reading the body. A middleware that passes on a body of its own sets it to
     /// `nil`.
     public var bodyFile: URL?
-    /// Where the call notes the URL its last response came from and the attempts it made; `nil`
-    /// in a context made outside a client.
-    public internal(set) var record: ExchangeRecord?
 
     /// Creates a context; the client makes one per call, tests make their own.
     /// - Parameters:

@@ -34,7 +34,7 @@ public struct RateLimitMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         let host = request.authority ?? ""
         var wait = withBucket(for: host) { bucket, now in bucket.reserve(now: now) }
         while wait > .zero {
@@ -42,9 +42,9 @@ public struct RateLimitMiddleware: Middleware {
             // A pause the server asked for while this request waited moves it behind the pause.
             wait = withBucket(for: host) { bucket, now in bucket.isPaused(now: now) ? bucket.reserve(now: now) : .zero }
         }
-        let (response, responseBody) = try await next(request, body, context)
-        observe(response, host: host)
-        return (response, responseBody)
+        let result = try await next(request, body, context)
+        observe(result.response, host: host)
+        return result
     }
 
     private func observe(_ response: HTTPResponse, host: String) {

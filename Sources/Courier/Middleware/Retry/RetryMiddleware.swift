@@ -40,11 +40,11 @@ public struct RetryMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         var context = context
         let replayable = body.map { $0.iterationBehavior == .multiple } ?? true
         while true {
-            let result: Result<(HTTPResponse, HTTPBody?), any Error>
+            let result: Result<MiddlewareResponse, any Error>
             do {
                 result = .success(try await next(request, body, context))
             } catch {
@@ -53,7 +53,7 @@ public struct RetryMiddleware: Middleware {
             guard replayable else { return try result.get() }
             let outcome: RetryPolicy.Outcome
             switch result {
-            case .success(let (response, _)): outcome = .response(response)
+            case .success(let delivered): outcome = .response(delivered.response)
             case .failure(let error): outcome = .failure(CourierError(error).kind)
             }
             let decision = policy.decision(after: outcome, of: request, attempt: context.attempt, random: random())
@@ -63,7 +63,8 @@ public struct RetryMiddleware: Middleware {
                 return try result.get()
             }
             try await clock.sleep(delay)
-            context.attempt += 1
+            // Attempts the transport made by itself count too.
+            context.attempt = ((try? result.get())?.attempts ?? context.attempt) + 1
         }
     }
 
