@@ -27,8 +27,10 @@ final class Attempt: Sendable {
     /// - Returns: The last hop's response, with the URL it came from and the attempts so far
     ///   (the context's number, plus any the transport made by itself).
     func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> MiddlewareResponse {
-        try await call.run(
-            deadline: .now + context.timeout,
+        let clock = context.elapsedClock
+        return try await call.run(
+            deadline: clock.now() + context.timeout,
+            clock: clock,
             timeoutError: Self.timeoutError(after: context.timeout)
         ) {
             try await self.followingRedirects(request, body: body, context: context)

@@ -46,6 +46,8 @@ extension Client {
             )
             context.credentialFields = snapshot.hops.credentialFields
             context.bodyFile = prepared.bodyFile
+            context.elapsedClock = snapshot.value.elapsedClock
+            context.currentDate = snapshot.value.currentDate
             let middleware = snapshot.value.middleware
             let attempt = Attempt(
                 exchange: TransportExchange(

@@ -24,6 +24,16 @@ public struct MiddlewareContext: Sendable {
     /// `nil`.
     public var bodyFile: URL?
 
+    /// The client's clock (``Configuration/clock``): what timeouts and waits are measured with.
+    public var clock: any Clock<Duration> {
+        get { elapsedClock.base }
+        set { elapsedClock = ElapsedClock(newValue) }
+    }
+    /// ``clock`` as the client reads it.
+    var elapsedClock = ElapsedClock.continuous
+    /// The client's wall clock (``Configuration/currentDate``).
+    public var currentDate: @Sendable () -> Date = { Date() }
+
     /// Creates a context; the client makes one per call, tests make their own.
     /// - Parameters:
     ///   - name: The endpoint's name.

@@ -52,7 +52,7 @@ public struct AuthenticationMiddleware: Middleware {
         context: MiddlewareContext,
         next: MiddlewareNext
     ) async throws -> MiddlewareResponse {
-        guard context.requiresAuthentication, let credentials = try await session.credentials(timeout: context.timeout) else {
+        guard context.requiresAuthentication, let credentials = try await session.credentials(timeout: context.timeout, clock: context.elapsedClock, now: context.currentDate()) else {
             return try await next(request, body, context)
         }
         var authorized = request
@@ -63,7 +63,7 @@ public struct AuthenticationMiddleware: Middleware {
         guard result.status == .unauthorized, body?.iterationBehavior != .single, result.isFrom(context.origin) else {
             return result
         }
-        guard let renewed = try await session.renewed(after: credentials.stamp, timeout: context.timeout) else {
+        guard let renewed = try await session.renewed(after: credentials.stamp, timeout: context.timeout, clock: context.elapsedClock) else {
             return result
         }
         var replay = request

@@ -17,14 +17,22 @@ import OpenAPIRuntime
 public struct RateLimitMiddleware: Middleware {
     /// The limit each host gets.
     public let limit: RateLimit
-    private let clock: ElapsedClock
+    /// The clock given at creation; otherwise the client's.
+    private let clock: ElapsedClock?
     private let buckets = LockedState([String: TokenBucket]())
 
-    /// Creates the middleware.
+    /// Creates the middleware; its waits are measured with the client's ``Configuration/clock``.
+    /// - Parameter limit: The pace per host.
+    public init(_ limit: RateLimit) {
+        self.limit = limit
+        self.clock = nil
+    }
+
+    /// Creates the middleware with a clock of its own.
     /// - Parameters:
     ///   - limit: The pace per host.
-    ///   - clock: What waits are measured with; tests pass a test clock.
-    public init(_ limit: RateLimit, clock: some Clock<Duration> = ContinuousClock()) {
+    ///   - clock: What waits are measured with, instead of the client's clock.
+    public init(_ limit: RateLimit, clock: some Clock<Duration>) {
         self.limit = limit
         self.clock = ElapsedClock(clock)
     }
@@ -36,26 +44,27 @@ public struct RateLimitMiddleware: Middleware {
         next: MiddlewareNext
     ) async throws -> MiddlewareResponse {
         let host = request.authority ?? ""
-        var wait = withBucket(for: host) { bucket, now in bucket.reserve(now: now) }
+        let clock = self.clock ?? context.elapsedClock
+        var wait = withBucket(for: host, clock: clock) { bucket, now in bucket.reserve(now: now) }
         while wait > .zero {
             try await clock.sleep(wait)
             // A pause the server asked for while this request waited moves it behind the pause.
-            wait = withBucket(for: host) { bucket, now in bucket.isPaused(now: now) ? bucket.reserve(now: now) : .zero }
+            wait = withBucket(for: host, clock: clock) { bucket, now in bucket.isPaused(now: now) ? bucket.reserve(now: now) : .zero }
         }
         let result = try await next(request, body, context)
-        observe(result.response, host: host)
+        observe(result.response, host: host, clock: clock, date: context.currentDate())
         return result
     }
 
-    private func observe(_ response: HTTPResponse, host: String) {
+    private func observe(_ response: HTTPResponse, host: String, clock: ElapsedClock, date: Date) {
         let fields = response.headerFields
         let retryAfter =
             [.tooManyRequests, .serviceUnavailable].contains(response.status)
-            ? RetryAfter.delay(in: response, now: Date()) : nil
+            ? RetryAfter.delay(in: response, now: date) : nil
         let remaining = (fields[.rateLimitRemaining] ?? fields[.xRateLimitRemaining]).flatMap { Int($0) }
         guard retryAfter != nil || remaining != nil else { return }
-        let reset = (fields[.rateLimitReset] ?? fields[.xRateLimitReset]).flatMap { Self.resetDelay($0) }
-        withBucket(for: host) { bucket, now in
+        let reset = (fields[.rateLimitReset] ?? fields[.xRateLimitReset]).flatMap { Self.resetDelay($0, now: date) }
+        withBucket(for: host, clock: clock) { bucket, now in
             if let retryAfter { bucket.pause(for: retryAfter, now: now) }
             if let remaining { bucket.adapt(remaining: remaining, reset: reset, now: now) }
         }
@@ -71,7 +80,7 @@ public struct RateLimitMiddleware: Middleware {
         return .seconds(number)
     }
 
-    private func withBucket<T>(for host: String, _ body: (inout TokenBucket, Duration) -> T) -> T {
+    private func withBucket<T>(for host: String, clock: ElapsedClock, _ body: (inout TokenBucket, Duration) -> T) -> T {
         let now = clock.now()
         return buckets.withLock { buckets in
             var bucket = buckets[host] ?? TokenBucket(burst: limit.burst, interval: limit.interval, now: now)
