@@ -64,7 +64,8 @@ extension HTTPClientTransport {
             client: HTTPClient(eventLoopGroup: eventLoopGroup, configuration: general),
             pinnedClients: pinnedClients,
             ownsClients: true,
-            deadline: .seconds(300)
+            deadline: .seconds(300),
+            contentCodings: Self.contentCodings(of: configuration)
         )
     }
 
@@ -75,6 +76,13 @@ extension HTTPClientTransport {
         guard ownsClients else { return }
         for pinned in pinnedClients.values { try await pinned.shutdown() }
         try await client.shutdown()
+    }
+}
+
+extension HTTPClientTransport {
+    /// The codings a client with `configuration` decodes.
+    static func contentCodings(of configuration: HTTPClient.Configuration) -> Set<ContentCoding> {
+        if case .enabled = configuration.decompression { [.deflate, .gzip] } else { [] }
     }
 }
 

@@ -23,10 +23,12 @@ import OpenAPIRuntime
 /// Lifetimes: the default `HTTPClient` (``AsyncHTTPClient/HTTPClient/courierShared``) lives for the
 /// whole process and is never shut down. An `HTTPClient` you pass in stays yours: shut it down
 /// after the last request.
-public struct HTTPClientTransport: ClientTransport, BodyCollectingTransport {
+public struct HTTPClientTransport: Transport, ClientTransport {
     /// The `HTTPClient` requests go through (hosts with public-key pins have their own, see
     /// ``init(trust:eventLoopGroup:configuration:)``).
     public let client: HTTPClient
+    /// The codings the `HTTPClient`'s decompression decodes (and advertises).
+    public let contentCodings: Set<ContentCoding>
     private let deadline: TimeAmount
     /// One client per pinned host, whose connections are checked against that host's pins.
     let pinnedClients: [String: HTTPClient]
@@ -38,14 +40,28 @@ public struct HTTPClientTransport: ClientTransport, BodyCollectingTransport {
     ///   - client: The `HTTPClient` to send with.
     ///   - deadline: AsyncHTTPClient's own per-request deadline; Courier's timeouts usually end a
     ///     request first.
-    public init(client: HTTPClient = .courierShared, deadline: Duration = .seconds(300)) {
-        self.init(client: client, pinnedClients: [:], ownsClients: false, deadline: deadline)
+    ///   - contentCodings: The codings `client` decodes: `deflate` and `gzip` when its
+    ///     configuration enables `decompression` (as ``AsyncHTTPClient/HTTPClient/courierConfiguration()``
+    ///     does), none otherwise.
+    public init(
+        client: HTTPClient = .courierShared,
+        deadline: Duration = .seconds(300),
+        contentCodings: Set<ContentCoding> = [.deflate, .gzip]
+    ) {
+        self.init(client: client, pinnedClients: [:], ownsClients: false, deadline: deadline, contentCodings: contentCodings)
     }
 
-    init(client: HTTPClient, pinnedClients: [String: HTTPClient], ownsClients: Bool, deadline: Duration) {
+    init(
+        client: HTTPClient,
+        pinnedClients: [String: HTTPClient],
+        ownsClients: Bool,
+        deadline: Duration,
+        contentCodings: Set<ContentCoding>
+    ) {
         self.client = client
         self.pinnedClients = pinnedClients
         self.ownsClients = ownsClients
+        self.contentCodings = contentCodings
         let (seconds, attoseconds) = deadline.components
         self.deadline = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
@@ -56,7 +72,45 @@ public struct HTTPClientTransport: ClientTransport, BodyCollectingTransport {
         return pinnedClients[host] ?? client
     }
 
-    /// Sends a request; errors are ``CourierError``s.
+    /// Sends a request and delivers its response body as asked, in AsyncHTTPClient's own buffers:
+    /// a file body streams from disk, a body wanted in memory is read with `collect(upTo:)`, a
+    /// download goes to its file.
+    /// - Parameter request: The request and how its response body is wanted.
+    /// - Returns: The response, its body, and 2 attempts when a stale pooled connection made the
+    ///   transport send the request again.
+    /// - Throws: ``CourierError``.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        do {
+            var clientRequest = try Self.clientRequest(request.request, origin: request.origin)
+            var replayable = true
+            if let file = request.bodyFile {
+                let reader = try FileReader(url: file)
+                clientRequest.body = .stream(FileBuffers(reader: reader, progress: request.progress), length: .known(reader.size))
+                // The file is read once, through one reader.
+                replayable = false
+            } else if let body = request.body {
+                let reported = body.reportingProgress(.upload, to: request.progress)
+                clientRequest.body = .stream(reported.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
+                replayable = body.iterationBehavior == .multiple
+            }
+            let (response, attempts) = try await execute(clientRequest, method: request.request.method, replayable: replayable, origin: request.origin)
+            let head = Self.head(of: response)
+            let body = try await deliver(response.body, of: head, for: request)
+            return TransportResponse(response: head, body: body, attempts: attempts)
+        } catch {
+            throw AsyncHTTPClientErrorClassifier.courierError(for: error)
+        }
+    }
+
+    /// Sends a request for a swift-openapi-runtime client; the response body streams as it
+    /// arrives, and errors are ``CourierError``s.
+    /// - Parameters:
+    ///   - request: The request, its path below `baseURL`.
+    ///   - body: The request body, if any.
+    ///   - baseURL: Scheme, host and port.
+    ///   - operationID: The operation's name.
+    /// - Returns: The response and its body, unread.
+    /// - Throws: ``CourierError``.
     public func send(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -64,7 +118,13 @@ public struct HTTPClientTransport: ClientTransport, BodyCollectingTransport {
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
         do {
-            let (response, head) = try await execute(request, body: body, baseURL: baseURL)
+            var clientRequest = try Self.clientRequest(request, origin: baseURL)
+            if let body {
+                clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
+            }
+            let replayable = body.map { $0.iterationBehavior == .multiple } ?? true
+            let (response, _) = try await execute(clientRequest, method: request.method, replayable: replayable, origin: baseURL)
+            let head = Self.head(of: response)
             switch request.method {
             case .head, .connect: return (head, nil)
             default:
@@ -76,67 +136,91 @@ public struct HTTPClientTransport: ClientTransport, BodyCollectingTransport {
         }
     }
 
-    /// Sends a request and reads the whole response body with AsyncHTTPClient's own
-    /// `collect(upTo:)`; errors are ``CourierError``s.
-    package func send(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        baseURL: URL,
-        operationID: String,
-        collectingUpTo limit: Int
-    ) async throws -> (HTTPResponse, HTTPBody.ByteChunk) {
-        do {
-            let (response, head) = try await execute(request, body: body, baseURL: baseURL)
-            if request.method == .head || request.method == .connect { return (head, []) }
-            if let length = Self.decodedLength(of: head), length > limit {
-                throw CourierError.bodyTooLarge(length: length, limit: limit)
-            }
-            let buffer: ByteBuffer
-            do {
-                buffer = try await response.body.collect(upTo: limit)
-            } catch is NIOTooManyBytesError {
-                throw CourierError.bodyTooLarge(length: nil, limit: limit)
-            } catch {
-                throw CourierError.incompleteBody(after: AsyncHTTPClientErrorClassifier.courierError(for: error))
-            }
-            // A cancelled task's body can end early without an error: not a whole response.
-            try Task.checkCancellation()
-            return (head, buffer.withUnsafeReadableBytes { ArraySlice($0) })
-        } catch {
-            throw AsyncHTTPClientErrorClassifier.courierError(for: error)
-        }
-    }
-
-    /// Sends the request through AsyncHTTPClient; the response's head as `HTTPResponse`, its body
-    /// not read yet.
+    /// Sends the request through AsyncHTTPClient; returns the response, its body not read yet, and
+    /// how many times the request went out.
     private func execute(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        baseURL: URL
-    ) async throws -> (HTTPClientResponse, HTTPResponse) {
-        var clientRequest = try Self.clientRequest(request, origin: baseURL)
-        if let body {
-            clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
-        }
-        let client = client(for: baseURL)
+        _ clientRequest: HTTPClientRequest,
+        method: HTTPRequest.Method,
+        replayable: Bool,
+        origin: URL
+    ) async throws -> (HTTPClientResponse, attempts: Int) {
+        let client = client(for: origin)
         do {
-            let response = try await client.execute(clientRequest, timeout: deadline)
-            return (response, Self.head(of: response))
-        } catch let error where Self.mayRetry(request, body: body, after: error) {
+            return (try await client.execute(clientRequest, timeout: deadline), 1)
+        } catch let error where replayable && Self.mayRetry(method, after: error) {
             // A pooled connection the server had already closed (or spoiled with stray bytes)
             // failed before any response: an idempotent request goes once more, on a new one.
-            let response = try await client.execute(clientRequest, timeout: deadline)
-            return (response, Self.head(of: response))
+            return (try await client.execute(clientRequest, timeout: deadline), 2)
         }
     }
 
-    /// Whether a request that failed with `error` before its response may be sent again: only an
-    /// idempotent one whose body can be read again, and only when a kept-alive connection was
-    /// closed under it.
-    static func mayRetry(_ request: HTTPRequest, body: HTTPBody?, after error: any Error) -> Bool {
-        guard [.get, .head, .options, .put, .delete].contains(request.method),
-            body == nil || body?.iterationBehavior == .multiple
-        else { return false }
+    /// The response body delivered as `request` asks.
+    private func deliver(
+        _ body: HTTPClientResponse.Body,
+        of head: HTTPResponse,
+        for request: TransportRequest
+    ) async throws -> HTTPBody? {
+        if request.request.method == .head || request.request.method == .connect { return nil }
+        let delivery = request.delivery
+        let successful = head.status.kind == .successful
+        let total = ContentLength.value(in: head.headerFields)
+        if successful, let destination = delivery.destination {
+            try await Self.write(body, to: destination, total: total, progress: request.progress)
+            return nil
+        }
+        if successful, delivery.streamsSuccess {
+            let length = Self.decodedLength(of: head).map(HTTPBody.Length.known) ?? .unknown
+            let chunks = HTTPBody(ResponseChunks(body: body), length: length, iterationBehavior: .single)
+            return chunks.reportingProgress(.download, expectedLength: total, to: request.progress)
+        }
+        let bytes = try await Self.collect(body, of: head, upTo: delivery.limit, total: total, progress: request.progress)
+        return bytes.readableBytes == 0 ? nil : HTTPBody(bytes.withUnsafeReadableBytes { ArraySlice($0) })
+    }
+
+    /// Reads a whole body, at most `limit` bytes after decoding: with AsyncHTTPClient's own
+    /// `collect(upTo:)` (usually one buffer) unless someone listens for progress.
+    private static func collect(
+        _ body: HTTPClientResponse.Body,
+        of head: HTTPResponse,
+        upTo limit: Int,
+        total: Int64?,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> ByteBuffer {
+        if let length = decodedLength(of: head), length > limit {
+            throw CourierError.bodyTooLarge(length: length, limit: limit)
+        }
+        var collected = ByteBuffer()
+        do {
+            if let progress {
+                progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: total))
+                for try await buffer in body {
+                    try Task.checkCancellation()
+                    guard collected.readableBytes + buffer.readableBytes <= limit else {
+                        throw CourierError.bodyTooLarge(length: nil, limit: limit)
+                    }
+                    collected.writeImmutableBuffer(buffer)
+                    progress(TransferProgress(direction: .download, completedBytes: Int64(collected.readableBytes), totalBytes: total))
+                }
+            } else {
+                collected = try await body.collect(upTo: limit)
+            }
+        } catch let error as CourierError {
+            throw error
+        } catch is NIOTooManyBytesError {
+            throw CourierError.bodyTooLarge(length: nil, limit: limit)
+        } catch {
+            throw CourierError.incompleteBody(after: AsyncHTTPClientErrorClassifier.courierError(for: error))
+        }
+        // A cancelled task's body can end early without an error: not a whole response.
+        try Task.checkCancellation()
+        return collected
+    }
+
+    /// Whether a request that failed with `error` before its response may be sent again, its body
+    /// being one that can be read again: only an idempotent one, and only when a kept-alive
+    /// connection was closed under it.
+    static func mayRetry(_ method: HTTPRequest.Method, after error: any Error) -> Bool {
+        guard [.get, .head, .options, .put, .delete].contains(method) else { return false }
         if let clientError = error as? HTTPClientError { return clientError == .remoteConnectionClosed }
         if let channelError = error as? ChannelError { return channelError == .ioOnClosedChannel || channelError == .eof }
         if let ioError = error as? IOError { return [ECONNRESET, EPIPE].contains(ioError.errnoCode) }
@@ -184,10 +268,19 @@ public struct HTTPClientTransport: ClientTransport, BodyCollectingTransport {
     }
 }
 
-extension ClientTransport where Self == HTTPClientTransport {
+extension Transport where Self == HTTPClientTransport {
     /// The AsyncHTTPClient transport: recommended on Linux, for servers and command-line tools.
     /// - Parameter client: The `HTTPClient`; Courier's shared fail-fast client by default.
     /// - Returns: A transport for ``Courier/Client``.
+    public static func asyncHTTPClient(_ client: HTTPClient = .courierShared) -> HTTPClientTransport {
+        HTTPClientTransport(client: client)
+    }
+}
+
+extension ClientTransport where Self == HTTPClientTransport {
+    /// The AsyncHTTPClient transport, for clients generated by swift-openapi-generator.
+    /// - Parameter client: The `HTTPClient`; Courier's shared fail-fast client by default.
+    /// - Returns: A transport for a generated client.
     public static func asyncHTTPClient(_ client: HTTPClient = .courierShared) -> HTTPClientTransport {
         HTTPClientTransport(client: client)
     }

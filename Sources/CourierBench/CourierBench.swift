@@ -65,23 +65,42 @@ struct CourierBench: AsyncParsableCommand {
     @Option(help: "Rounds; raw and Courier alternate within each round.")
     var rounds = 3
 
+    @Flag(help: "Run against `courier-demo serve` in another process, started here: CPU and context switches are the client's alone.")
+    var externalServer = false
+
+    @Option(help: "Run against a server already running at this URL (a `courier-demo serve`), in another process.")
+    var serverURL: String?
+
     func run() async throws {
         if micro {
             try await MicroBenchmark.run(only: only)
             return
         }
-        let server = try await ReferenceServer.start()
         if soak {
+            let server = try await ReferenceServer.start()
             try await runSoak(server)
             await server.stop()
             return
         }
-        let raw = RawClients(baseURL: server.baseURL, httpClient: .courierShared, session: .shared)
+        let server: BenchServer
+        if let serverURL {
+            server = .running(at: serverURL)
+        } else if externalServer {
+            server = try await .spawned()
+        } else {
+            server = try await .inProcess()
+        }
+        output("# \(server.description)")
+        // Against a server of its own, raw AsyncHTTPClient runs as a user would start it: with its
+        // default configuration. Courier's transport uses Courier's.
+        let rawHTTPClient =
+            server.isExternal ? HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init()) : .courierShared
+        let raw = RawClients(baseURL: server.baseURL, httpClient: rawHTTPClient, session: .shared)
         let ahcClient = Client(baseURL: BaseURL(server.baseURL), transport: .asyncHTTPClient(.courierShared))
         let urlSessionClient = Client(baseURL: BaseURL(server.baseURL), transport: .urlSession(.shared))
         let openAPIClient = Client(
             baseURL: BaseURL(server.baseURL),
-            transport: AsyncHTTPClientTransport(configuration: .init(client: .courierShared))
+            transport: OpenAPITransport(AsyncHTTPClientTransport(configuration: .init(client: .courierShared)), contentCodings: [.deflate, .gzip])
         )
 
         let transports: [TransportName] = (quick ? [TransportName.ahc] : TransportName.allCases).filter { onlyTransport == nil || onlyTransport == $0 }
@@ -154,13 +173,14 @@ struct CourierBench: AsyncParsableCommand {
                 }
             }
         }
+        if server.isExternal { try await rawHTTPClient.shutdown() }
         await server.stop()
     }
 
     /// 20,000 requests (`--soak-requests`), 256 in flight, per transport: failures, in-flight count after, and resident
     /// memory after the first 1,000 and after the last request.
     func runSoak(_ server: ReferenceServer) async throws {
-        let transports: [(String, any ClientTransport)] = [("ahc", .asyncHTTPClient()), ("urlsession", .urlSession())]
+        let transports: [(String, any Transport)] = [("ahc", .asyncHTTPClient()), ("urlsession", .urlSession())]
         for (name, transport) in transports where selected(name) {
             let soak = try await Soak(
                 environment: .custom(BaseURL(server.baseURL)),

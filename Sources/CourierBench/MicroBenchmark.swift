@@ -7,11 +7,12 @@ import Foundation
 /// runtime charges for the task every call runs in (`task_round_trip`).
 enum MicroBenchmark {
     /// Answers every request with an empty 200 (or the status asked for) without any I/O.
-    struct InstantTransport: ClientTransport {
+    struct InstantTransport: Transport {
         let status: HTTPResponse.Status
+        var contentCodings: Set<ContentCoding> { [] }
 
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-            (HTTPResponse(status: status), nil)
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            TransportResponse(response: HTTPResponse(status: status), body: nil)
         }
     }
 

@@ -12,7 +12,7 @@ struct AppFlow {
     var movieAPIKey: String
     var credentials: (email: String, password: String)
     var offlinePort: Int
-    var transport: any ClientTransport
+    var transport: any Transport
     let transcript = Transcript()
 
     /// Runs every step; returns the steps that did not behave as expected.

@@ -24,7 +24,7 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
     case urlsession
     case asynchttpclient
 
-    func make() throws -> any ClientTransport {
+    func make() throws -> any Transport {
         switch self {
         case .urlsession:
             return .urlSession()

@@ -101,12 +101,16 @@ struct UTF8JSONDecoderBoundaryTests {
 
     /// Found by `fuzz-json-models`: on Linux, swift-corelibs-foundation's `DateFormatter` traps
     /// ("Incorrect range") when its parse stops inside a character of several UTF-16 units (here
-    /// `1` and a combining U+030D), so `.formatted` stops the process in `JSONDecoder` and in any
-    /// decoder that calls it. `.safelyFormatted` refuses such a text as not matching instead.
+    /// `1` and a combining U+030D), and ICU's parser divides by zero on a fraction of about 35
+    /// digits or more (in any script), so `.formatted` stops the process in `JSONDecoder` and in
+    /// any decoder that calls it. `.safelyFormatted` refuses such a text as not matching instead.
     @Test(
         "safelyFormatted: a text Foundation's formatter would trap on is a DecodingError",
         arguments: [
             "118601\u{030D}9K8438270793T\n00:00:00Z", "2024\u{1F600}-05-01T12:30:00.000+0000", "2024-05-01T12:30:00.000+000\u{0301}0",
+            "2020-01-01T00:00:00.\(String(repeating: "5", count: 49))+0000",
+            "2020-01-01T00:00:00.\(String(repeating: "\u{0665}", count: 40))+0000",
+            String(repeating: "2020-01-01T00:00:00.000+0000", count: 20),
         ])
     func safelyFormattedRefusesSplitCharacters(text: String) throws {
         var decoder = UTF8JSONDecoder()

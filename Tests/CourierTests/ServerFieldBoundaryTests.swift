@@ -55,7 +55,7 @@ struct ServerFieldBoundaryTests {
         let transport = ScriptedTransport([
             .status(429, headers: [.rateLimitRemaining: "0", .rateLimitReset: "99999999999999999999"])
         ])
-        let client = Client(baseURL: "https://api.example.com", transport: transport) {
+        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
             $0.middleware = [RateLimitMiddleware(.perHost(5, per: .seconds(1)))]
             $0.timeout = .seconds(30)
         }
@@ -115,7 +115,7 @@ struct ServerFieldBoundaryTests {
         let foundation = JSONDecoder()
         foundation.dateDecodingStrategy = .iso8601
         let expected = Result { try foundation.decode(Event.self, from: Data(payload.utf8)) }
-        let client = Client(baseURL: "https://api.example.com", transport: ScriptedTransport([.status(200, body: payload)])) {
+        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(ScriptedTransport([.status(200, body: payload)]))) {
             $0.decoder.dateDecodingStrategy = .iso8601
         }
         let result = await capture { try await client.send(Request<Event>(.get, "events/1")) }

@@ -201,7 +201,7 @@ private struct WaitingFirst: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         try await Task.sleep(for: wait)
         return try await next(request, body, context)
     }
@@ -215,7 +215,7 @@ private struct TryingAgainOnAnyError: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         do {
             return try await next(request, body, context)
         } catch {

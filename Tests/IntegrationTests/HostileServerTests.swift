@@ -121,6 +121,59 @@ struct HostileServerTests {
         await server.stop()
     }
 
+    @Test("a kept-alive connection closed under a GET is sent again on a new one, and counts as an attempt", arguments: TransportKind.allCases)
+    func resendOnClosedConnection(transport: TransportKind) async throws {
+        let server = try await HostileServer.start([
+            .replyAndKeepOpen("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"),
+            .close,
+            .reply("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"),
+        ])
+        let client = Self.client(server, transport)
+        let first = try await client.response(for: Request<[String: Int]>(.get, "x"))
+        let second = try await client.response(for: Request<[String: Int]>(.get, "x"))
+        #expect(first.attempts == 1)
+        #expect(server.connections == 2)
+        #if AsyncHTTPClient
+        // URLSession's libcurl resends by itself without telling; AsyncHTTPClient's resend is Courier's.
+        if transport == .asyncHTTPClient { #expect(second.attempts == 2) }
+        #endif
+        await server.stop()
+    }
+
+    @Test("a response head larger than the transport accepts is an invalid response", arguments: TransportKind.allCases)
+    func oversizedHead(transport: TransportKind) async throws {
+        let field = String(repeating: "a", count: 1024 * 1024)
+        let server = try await HostileServer.start(.reply("HTTP/1.1 200 OK\r\nX-Padding: \(field)\r\nContent-Length: 2\r\n\r\n{}"))
+        let (result, elapsed) = await measure { await capture { try await Self.client(server, transport).send(Request<Data>(.get, "x")) } }
+        #expect(result.error?.kind == .invalidResponse, "\(result.error?.failureReason ?? "")")
+        #expect(elapsed < hangBound)
+        await server.stop()
+    }
+
+    @Test("a body in a coding the transport did not advertise is refused, naming the coding", arguments: TransportKind.allCases)
+    func unadvertisedCoding(transport: TransportKind) async throws {
+        let server = try await HostileServer.start(
+            .reply("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: x-squeeze\r\nContent-Length: 4\r\n\r\n\u{1}\u{2}\u{3}\u{4}")
+        )
+        let result = await capture { try await Self.client(server, transport).send(Request<[String: Int]>(.get, "x")) }
+        #expect(result.error?.kind == .invalidResponse, "\(result.error?.failureReason ?? "")")
+        #expect(result.error?.failureReason?.contains("\"x-squeeze\"") == true, "\(result.error?.failureReason ?? "")")
+        await server.stop()
+    }
+
+    #if AsyncHTTPClient
+    @Test("a Brotli body AsyncHTTPClient did not ask for is refused, naming br, not read as JSON")
+    func brotliOverAsyncHTTPClient() async throws {
+        let server = try await HostileServer.start(
+            .reply("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: br\r\nContent-Length: 4\r\n\r\n\u{1}\u{2}\u{3}\u{4}")
+        )
+        let result = await capture { try await Self.client(server, .asyncHTTPClient).send(Request<[String: Int]>(.get, "x")) }
+        #expect(result.error?.kind == .invalidResponse)
+        #expect(result.error?.failureReason?.contains("\"br\"") == true, "\(result.error?.failureReason ?? "")")
+        await server.stop()
+    }
+    #endif
+
     @Test("a base URL with a port outside 1–65535 is an invalid request, never a crash", arguments: TransportKind.allCases)
     func impossibleBasePort(transport: TransportKind) async throws {
         for base in ["http://127.0.0.1:99999", "http://localhost:99999/api", "http://127.0.0.1:0", "https://example.com:65536"] {

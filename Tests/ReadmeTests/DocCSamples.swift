@@ -107,7 +107,7 @@ extension HTTPField.Name {
 struct RequestIDMiddleware: Middleware {
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         var request = request
         request.headerFields[.xRequestID] = UUID().uuidString
         return try await next(request, body, context)

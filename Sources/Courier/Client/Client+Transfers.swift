@@ -38,8 +38,9 @@ extension Client {
         let errorFormat = snapshot.value.errorFormat
         let bodyLimit = snapshot.value.maximumResponseBodySize
         do {
-            return try await perform(prepared, configuration: snapshot, delivery: .file(partial), progress: progress) {
-                response, body in
+            return try await perform(prepared, configuration: snapshot, delivery: .file(partial, collectingFailuresUpTo: bodyLimit), progress: progress) {
+                result in
+                let (response, body) = (result.response, result.body)
                 guard response.status.kind == .successful else {
                     let data = try await ResponseBody.data(of: body, upTo: bodyLimit)
                     throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat)
@@ -107,7 +108,8 @@ extension Client {
         let prepared = try Self.prepareTransfer(endpoint.request, configuration: snapshot.value)
         let errorFormat = snapshot.value.errorFormat
         let bodyLimit = snapshot.value.maximumResponseBodySize
-        return try await perform(prepared, configuration: snapshot, delivery: .stream, progress: progress) { response, body in
+        return try await perform(prepared, configuration: snapshot, delivery: .streamed(collectingFailuresUpTo: bodyLimit), progress: progress) { result in
+            let (response, body) = (result.response, result.body)
             guard response.status.kind == .successful else {
                 let data = try await ResponseBody.data(of: body, upTo: bodyLimit)
                 throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat)

@@ -25,19 +25,20 @@ public final class Client: Sendable {
     /// Calls in flight and their tasks: what ``cancelAll()`` and ``activity`` reach, and what
     /// enforces attempts' deadlines.
     let inFlight = InFlightRequests()
-    /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI `ClientTransport`.
-    public let transport: any ClientTransport
-    /// The transport, when it reads whole bodies itself: looked up once, not per call.
-    let collectingTransport: (any BodyCollectingTransport)?
+    /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI
+    /// `ClientTransport` through ``OpenAPITransport``.
+    public let transport: any Transport
+    /// The content codings the transport decodes: read once, not per call.
+    let contentCodings: Set<ContentCoding>
 
     /// Creates a client.
     /// - Parameters:
     ///   - configuration: Base URL and everything shared by all requests.
     ///   - transport: How requests travel; URLSession by default.
-    public init(configuration: Configuration, transport: any ClientTransport = .urlSession()) {
+    public init(configuration: Configuration, transport: any Transport = .urlSession()) {
         self.state = LockedState(ConfigurationSnapshot(configuration))
         self.transport = transport
-        self.collectingTransport = transport as? any BodyCollectingTransport
+        self.contentCodings = transport.contentCodings
     }
 
     /// Creates a client for a base URL.
@@ -47,7 +48,7 @@ public final class Client: Sendable {
     ///   - configure: Adjusts the configuration.
     public convenience init(
         baseURL: BaseURL,
-        transport: any ClientTransport = .urlSession(),
+        transport: any Transport = .urlSession(),
         configure: (inout Configuration) -> Void = { _ in }
     ) {
         var configuration = Configuration(baseURL: baseURL)
@@ -64,7 +65,7 @@ public final class Client: Sendable {
     public convenience init(
         backend: Backend,
         environment: ServerEnvironment,
-        transport: any ClientTransport = .urlSession(),
+        transport: any Transport = .urlSession(),
         configure: (inout Configuration) -> Void = { _ in }
     ) {
         self.init(baseURL: backend.baseURL(in: environment), transport: transport, configure: configure)
@@ -118,11 +119,11 @@ public final class Client: Sendable {
         _ endpoint: E,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(CourierError) -> E.Response {
-        try await decode(endpoint, progress: progress, recording: false) { value, _, _, _ in value }
+        try await decode(endpoint, progress: progress) { value, _ in value }
     }
 
-    /// Sends the call and returns its decoded response with the status, header fields, final URL
-    /// and attempt count.
+    /// Sends the call and returns its decoded response with the status, header fields, final URL,
+    /// attempt count and source.
     ///
     /// ```swift
     /// let response = try await movies.response(for: MovieAPI.popular(page: 1))
@@ -132,19 +133,24 @@ public final class Client: Sendable {
     /// - Returns: The decoded value and how it arrived.
     /// - Throws: ``CourierError``, as ``send(_:)`` does.
     public func response<E: Endpoint>(for endpoint: E) async throws(CourierError) -> DecodedResponse<E.Response> {
-        try await decode(endpoint, progress: nil, recording: true) { value, response, url, attempts in
-            DecodedResponse(value: value, status: response.status, headerFields: response.headerFields, url: url, attempts: attempts)
+        try await decode(endpoint, progress: nil) { value, result in
+            DecodedResponse(
+                value: value,
+                status: result.status,
+                headerFields: result.headerFields,
+                url: result.url,
+                attempts: result.attempts,
+                source: result.source
+            )
         }
     }
 
     /// Sends the call with its body read into memory and decodes it as the endpoint says; `finish`
-    /// makes the caller's value of the decoded one, the response, the URL it came from and the
-    /// number of attempts (both noted only when `recording`: otherwise the call's own origin and 1).
+    /// makes the caller's value of the decoded one and the response with its facts.
     nonisolated(nonsending) private func decode<E: Endpoint, Value: Sendable>(
         _ endpoint: E,
         progress: (@Sendable (TransferProgress) -> Void)?,
-        recording: Bool,
-        finish: @escaping @Sendable (E.Response, HTTPResponse, URL, Int) -> Value
+        finish: @escaping @Sendable (E.Response, MiddlewareResponse) -> Value
     ) async throws(CourierError) -> Value {
         let request = endpoint.request
         let snapshot = self.snapshot
@@ -154,23 +160,20 @@ public final class Client: Sendable {
         let decoder = ResponseJSONDecoder(for: request, configuration: snapshot.value)
         let errorFormat = snapshot.value.errorFormat
         let bodyLimit = snapshot.value.maximumResponseBodySize
-        let origin = prepared.origin
-        let record = recording ? ExchangeRecord(origin: origin) : nil
-        return try await perform(prepared, configuration: snapshot, delivery: .memory, progress: progress, record: record) {
-            response, body in
+        return try await perform(prepared, configuration: snapshot, delivery: .collected(upTo: bodyLimit), progress: progress) { result in
             let value = try ResponseReader.read(
-                response,
-                body: try await ResponseBody.data(of: body, upTo: bodyLimit),
+                result.response,
+                body: try await ResponseBody.data(of: result.body, upTo: bodyLimit),
                 decoding: decoding,
                 decoder: decoder,
                 errorFormat: errorFormat
             )
-            return finish(value, response, record?.url ?? record?.origin ?? origin, max(record?.attempts ?? 1, 1))
+            return finish(value, result)
         }
     }
 
-    /// Sends the call and reports its decoded response, with the status, header fields, final URL
-    /// and attempt count, to `completion` on the main actor.
+    /// Sends the call and reports its decoded response, with the status, header fields, final URL,
+    /// attempt count and source, to `completion` on the main actor.
     /// - Parameters:
     ///   - endpoint: The call to send.
     ///   - completion: Called exactly once, on the main actor.

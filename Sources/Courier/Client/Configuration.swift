@@ -44,8 +44,9 @@ public struct Configuration: Sendable {
     public var redirectLimit = 10
     /// Header fields that carry credentials: never sent to another origin when a redirect
     /// leaves the base URL's scheme, host and port, and hidden in logs. ``CredentialFields/default``
-    /// by default (`Authorization`, `Cookie`, `X-API-Key`, …); the field of every
-    /// ``AuthenticationMiddleware``'s scheme is added to it.
+    /// by default (`Authorization`, `Cookie`, `X-API-Key`, …); the fields every
+    /// middleware declares (``Middleware/credentialFields``, such as an
+    /// ``AuthenticationMiddleware``'s scheme) are added to it.
     public var credentialFields: CredentialFields = .default
     /// Whether a redirect from https to plain http is followed; `false` by default, when it fails
     /// with ``CourierError/Kind/insecureRedirect``. Even when allowed, a request body is never sent
@@ -59,6 +60,18 @@ public struct Configuration: Sendable {
     /// The largest response body read into memory, 16 MiB by default; a larger one fails with
     /// ``CourierError/Kind/responseTooLarge`` instead of exhausting memory.
     public var maximumResponseBodySize = 16 * 1024 * 1024
+    /// The clock the client's timeouts and deadlines, and the waits of its retry and rate-limit
+    /// middleware, are measured with; `ContinuousClock` by default. Tests set a test clock to
+    /// drive them without waiting.
+    public var clock: any Clock<Duration> {
+        get { elapsedClock.base }
+        set { elapsedClock = ElapsedClock(newValue) }
+    }
+    /// ``clock`` as the client reads it, from one start.
+    var elapsedClock = ElapsedClock.continuous
+    /// The current wall-clock time, for decisions made with dates: token expiry, `Retry-After`
+    /// and rate-limit reset dates. `Date()` by default; tests set a fixed or moving date.
+    public var currentDate: @Sendable () -> Date = { Date() }
     /// The steps every request passes through on its way to the transport, outermost first; none
     /// by default. See ``Middleware`` for the order and the built-in steps.
     public var middleware: [any Middleware] = []

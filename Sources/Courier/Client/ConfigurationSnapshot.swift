@@ -7,8 +7,8 @@ final class ConfigurationSnapshot: Sendable {
     init(_ value: Configuration) {
         self.value = value
         var credentials = value.credentialFields
-        for case let authentication as AuthenticationMiddleware in value.middleware {
-            credentials.insert(authentication.scheme)
+        for middleware in value.middleware {
+            credentials.formUnion(middleware.credentialFields)
         }
         self.hops = HopPolicy(
             redirectLimit: value.redirectLimit,

@@ -31,6 +31,9 @@ public struct CredentialFields: Sendable, Hashable {
         queryNames: ["access_token", "api_key", "apikey", "key", "token", "sig", "signature"]
     )
 
+    /// No fields at all: what a middleware without credentials declares.
+    public static let none = CredentialFields(headerNames: [])
+
     /// Creates a set of credential fields.
     /// - Parameters:
     ///   - headerNames: Header fields that carry credentials.
@@ -45,6 +48,13 @@ public struct CredentialFields: Sendable, Hashable {
     public mutating func insert(_ scheme: AuthenticationScheme) {
         if let name = scheme.headerName { headerNames.insert(name) }
         if let name = scheme.queryName { queryNames.insert(name.lowercased()) }
+    }
+
+    /// Adds every field and query parameter of `other`.
+    /// - Parameter other: More credential fields.
+    public mutating func formUnion(_ other: CredentialFields) {
+        headerNames.formUnion(other.headerNames)
+        queryNames.formUnion(other.queryNames)
     }
 
     /// Whether a query parameter with this name carries a credential.

@@ -14,7 +14,7 @@ enum TransportErrorClassifier {
         if error is CancellationError { return .cancelled }
         let nsError = error as NSError
         if isLostConnection(nsError) { return .notConnected }
-        if isIncompleteBody(nsError) { return .invalidResponse }
+        if isIncompleteBody(nsError) || isOversizedHead(nsError) { return .invalidResponse }
         if let urlError = error as? URLError, urlError.code != .unknown { return kind(of: urlError.code) }
         if let posixError = error as? POSIXError { return kind(of: posixError.code) }
         if isCertificateProblem(nsError) { return .untrustedServer }
@@ -43,6 +43,13 @@ enum TransportErrorClassifier {
         "nul byte in header", "too large response headers", "overflow", "unsupported protocol",
         "unsupported response code",
     ]
+
+    /// libcurl refuses a response head past its size limit (100 KiB) as "Out of memory", the
+    /// one place it says so before its own allocations could fail: the server's answer, not the
+    /// machine, is at fault, as AsyncHTTPClient's header overflow says.
+    static func isOversizedHead(_ error: NSError) -> Bool {
+        curlMessage(of: error)?.localizedCaseInsensitiveContains("out of memory") == true
+    }
 
     /// What libcurl says when the connection broke: reset, or closed before any response (an
     /// empty reply, which URLSession on Linux reports as a bad server response).

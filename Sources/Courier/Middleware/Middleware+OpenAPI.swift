@@ -13,6 +13,9 @@ extension Middleware {
     /// ])
     /// ```
     /// The context it sees has the operation ID as its name and the server URL as its origin.
+    /// openapi-runtime's `next` returns only the response and its body, so the facts `next`
+    /// returns here are those of one attempt from the network: the URL the request was sent to,
+    /// the context's attempt number, ``ResponseSource/network``.
     public var asClientMiddleware: some ClientMiddleware {
         ClientMiddlewareAdapter(middleware: self)
     }
@@ -32,9 +35,17 @@ struct ClientMiddlewareAdapter<Wrapped: Middleware>: ClientMiddleware {
         try await withoutActuallyEscaping(next) { next in
             let context = MiddlewareContext(name: operationID, origin: baseURL)
             let forward: MiddlewareNext = { request, body, context in
-                try await next(request, body, context.origin)
+                let (response, responseBody) = try await next(request, body, context.origin)
+                return MiddlewareResponse(
+                    response: response,
+                    body: responseBody,
+                    origin: context.origin,
+                    path: request.path,
+                    attempts: context.attempt
+                )
             }
-            return try await middleware.intercept(request, body: body, context: context, next: forward)
+            let result = try await middleware.intercept(request, body: body, context: context, next: forward)
+            return (result.response, result.body)
         }
     }
 }
@@ -44,6 +55,11 @@ struct ClientMiddlewareAdapter<Wrapped: Middleware>: ClientMiddleware {
 /// ```swift
 /// $0.middleware = [OpenAPIMiddleware(existingClientMiddleware)]
 /// ```
+///
+/// An OpenAPI middleware returns only a response and its body. The facts of the last response
+/// the rest of the chain gave it (URL, attempts, source) travel on with what it returns; when it
+/// answers without calling on, they are those of its request: its URL, the context's attempt
+/// number, ``ResponseSource/network``. It declares no credential fields.
 public struct OpenAPIMiddleware: Middleware {
     /// The wrapped middleware.
     public let wrapped: any ClientMiddleware
@@ -54,17 +70,43 @@ public struct OpenAPIMiddleware: Middleware {
         self.wrapped = wrapped
     }
 
+    /// Runs the wrapped middleware, the rest of the chain as its `next`.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - body: Its body.
+    ///   - context: The call's context: the endpoint's name becomes the operation ID, the origin
+    ///     the base URL.
+    ///   - next: The rest of the chain.
+    /// - Returns: The wrapped middleware's response, with the facts of the last response `next`
+    ///   returned to it.
+    /// - Throws: What the wrapped middleware throws.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        try await wrapped.intercept(request, body: body, baseURL: context.origin, operationID: context.name) {
-            request, body, origin in
+    ) async throws -> MiddlewareResponse {
+        // The facts of the last response the rest of the chain returned, for this call only.
+        let last = LockedState<MiddlewareResponse?>(nil)
+        let (response, responseBody) = try await wrapped.intercept(
+            request,
+            body: body,
+            baseURL: context.origin,
+            operationID: context.name
+        ) { request, body, origin in
             var context = context
             context.origin = origin
-            return try await next(request, body, context)
+            // The wrapped middleware may have replaced the body: the file is not known to be it.
+            context.bodyFile = nil
+            let result = try await next(request, body, context)
+            last.withLock { $0 = result }
+            return (result.response, result.body)
         }
+        var result =
+            last.withLock { $0 }
+            ?? MiddlewareResponse(response: response, body: nil, origin: context.origin, path: request.path, attempts: context.attempt)
+        result.response = response
+        result.body = responseBody
+        return result
     }
 }

@@ -18,9 +18,21 @@ public struct MiddlewareContext: Sendable {
     /// The header fields and query parameters that carry credentials in this client's requests
     /// (``Configuration/credentialFields`` and its authentication schemes'): never to be logged.
     public var credentialFields: CredentialFields = .default
-    /// Where the call notes the URL its last response came from and the attempts it made; `nil`
-    /// in a context made outside a client.
-    public internal(set) var record: ExchangeRecord?
+    /// The file the request body streams from, when the endpoint sends one
+    /// (``RequestBody/file(_:contentType:)``): a transport that sends files from disk sends this
+    /// file instead of reading the body. A middleware that passes on a body of its own sets it to
+    /// `nil`.
+    public var bodyFile: URL?
+
+    /// The client's clock (``Configuration/clock``): what timeouts and waits are measured with.
+    public var clock: any Clock<Duration> {
+        get { elapsedClock.base }
+        set { elapsedClock = ElapsedClock(newValue) }
+    }
+    /// ``clock`` as the client reads it.
+    var elapsedClock = ElapsedClock.continuous
+    /// The client's wall clock (``Configuration/currentDate``).
+    public var currentDate: @Sendable () -> Date = { Date() }
 
     /// Creates a context; the client makes one per call, tests make their own.
     /// - Parameters:

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// A successful call's decoded value together with how it arrived: the status, the header fields,
-/// the URL after redirects and the number of attempts.
+/// the URL after redirects, the number of attempts and where it came from.
 ///
 /// ```swift
 /// let response = try await movies.response(for: MovieAPI.popular(page: 1))
@@ -20,6 +20,9 @@ public struct DecodedResponse<Value: Sendable>: Sendable {
     public var url: URL
     /// How many attempts the call made: 1 unless ``RetryMiddleware`` tried again.
     public var attempts: Int
+    /// Where the response came from: ``ResponseSource/network`` unless a middleware answered from
+    /// a cache.
+    public var source: ResponseSource
 
     /// Creates a response.
     /// - Parameters:
@@ -28,11 +31,20 @@ public struct DecodedResponse<Value: Sendable>: Sendable {
     ///   - headerFields: The header fields.
     ///   - url: The URL after redirects.
     ///   - attempts: How many attempts were made.
-    public init(value: Value, status: HTTPResponse.Status, headerFields: HTTPFields, url: URL, attempts: Int) {
+    ///   - source: Where the response came from; the network by default.
+    public init(
+        value: Value,
+        status: HTTPResponse.Status,
+        headerFields: HTTPFields,
+        url: URL,
+        attempts: Int,
+        source: ResponseSource = .network
+    ) {
         self.value = value
         self.status = status
         self.headerFields = headerFields
         self.url = url
         self.attempts = attempts
+        self.source = source
     }
 }

@@ -53,3 +53,15 @@ struct ProgressReportingBody: AsyncSequence, Sendable {
         }
     }
 }
+
+extension HTTPBody {
+    /// This body reporting each chunk to `report` as it passes, or the body itself when nobody
+    /// listens: for transports in other modules of the package.
+    package func reportingProgress(
+        _ direction: TransferProgress.Direction,
+        expectedLength: Int64? = nil,
+        to report: (@Sendable (TransferProgress) -> Void)?
+    ) -> HTTPBody {
+        ProgressReportingBody.wrap(self, direction: direction, expectedLength: expectedLength, report: report)
+    }
+}

@@ -1,17 +1,24 @@
-/// A clock as middleware uses it: time elapsed since the clock was made, and sleeping.
+/// A clock as the client uses it: time elapsed since a fixed start, and sleeping.
 ///
 /// Built from any `Clock<Duration>`, so tests inject a test clock and production uses
 /// `ContinuousClock`; the decisions themselves take plain `Duration`s and never read a clock.
 struct ElapsedClock: Sendable {
+    /// The clock this one reads.
+    let base: any Clock<Duration>
     let now: @Sendable () -> Duration
     let sleep: @Sendable (Duration) async throws -> Void
 
     init<C: Clock<Duration>>(_ clock: C) {
         let start = clock.now
+        base = clock
         now = { start.duration(to: clock.now) }
         sleep = { duration in
             guard duration > .zero else { return try Task.checkCancellation() }
             try await clock.sleep(for: duration)
         }
     }
+
+    /// `ContinuousClock`, from one start for the whole process: every client and middleware that
+    /// uses it measures time on the same line.
+    static let continuous = ElapsedClock(ContinuousClock())
 }

@@ -15,7 +15,7 @@ extension Client {
     public static func social(
         environment: ServerEnvironment,
         session: AuthenticationSession? = nil,
-        transport: any ClientTransport = .urlSession()
+        transport: any Transport = .urlSession()
     ) -> Client {
         Client(backend: .social, environment: environment, transport: transport) {
             $0.errorFormat = .message
@@ -34,7 +34,7 @@ extension Client {
     public static func movies(
         environment: ServerEnvironment,
         apiKey: String,
-        transport: any ClientTransport = .urlSession()
+        transport: any Transport = .urlSession()
     ) -> Client {
         Client(backend: .movies, environment: environment, transport: transport) {
             $0.errorFormat = .tmdb
@@ -64,7 +64,7 @@ extension Client {
         environment: ServerEnvironment,
         apiVersion: String = "1",
         deviceType: String = "linux",
-        transport: any ClientTransport = .urlSession()
+        transport: any Transport = .urlSession()
     ) -> Client {
         Client(backend: .auth, environment: environment, transport: transport) {
             $0.errorFormat = .message
@@ -84,7 +84,7 @@ extension Client {
     public static func analytics(
         environment: ServerEnvironment,
         appID: String,
-        transport: any ClientTransport = .urlSession()
+        transport: any Transport = .urlSession()
     ) -> Client {
         Client(backend: .analytics, environment: environment, transport: transport) {
             $0.commonParameters.headerFields[.appID] = appID

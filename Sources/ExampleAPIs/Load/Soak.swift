@@ -54,7 +54,7 @@ package struct Soak: Sendable {
         analyticsEnvironment: ServerEnvironment,
         apiKey: String,
         credentials: (email: String, password: String),
-        transport: any ClientTransport
+        transport: any Transport
     ) async throws {
         let authClient = Client.auth(environment: environment, apiVersion: "7", deviceType: "soak", transport: transport)
         let auth = AuthService(client: authClient)

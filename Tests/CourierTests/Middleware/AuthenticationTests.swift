@@ -24,7 +24,7 @@ struct AuthenticationTests {
             return AuthTokens(accessToken: "fresh", refreshToken: "r2")
         }
         let transport = TokenCheckingTransport()
-        let client = Client(baseURL: "https://api.example.com", transport: transport) {
+        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
             $0.middleware = [AuthenticationMiddleware(session)]
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -43,7 +43,7 @@ struct AuthenticationTests {
             throw CourierError(.unauthorized, message: "Session expired")
         }
         var events = session.events.makeAsyncIterator()
-        let client = Client(baseURL: "https://api.example.com", transport: TokenCheckingTransport()) {
+        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(TokenCheckingTransport())) {
             $0.middleware = [AuthenticationMiddleware(session)]
         }
         let results = await withTaskGroup(of: Result<Void, any Error>.self) { group in
@@ -64,7 +64,7 @@ struct AuthenticationTests {
             return AuthTokens(accessToken: "x")
         }
         let transport = TokenCheckingTransport()
-        let client = Client(baseURL: "https://api.example.com", transport: transport) {
+        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
             $0.middleware = [AuthenticationMiddleware(session)]
         }
         _ = await capture { try await client.send(Request<Void>(.post, "login").withoutAuthentication()) }

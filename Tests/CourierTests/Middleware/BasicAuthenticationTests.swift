@@ -26,7 +26,7 @@ struct BasicAuthenticationTests {
     func middleware() async throws {
         let transport = ScriptedTransport([.status(200), .status(200), .status(401)])
         // As in BasicAuthenticationMiddleware's documentation.
-        let registry = Client(baseURL: "https://registry.example.com", transport: transport) {
+        let registry = Client(baseURL: "https://registry.example.com", transport: OpenAPITransport(transport)) {
             $0.middleware = [BasicAuthenticationMiddleware(username: "aladdin", password: "open sesame")]
         }
         try await registry.send(Request<Void>(.get, "packages"))

@@ -7,7 +7,7 @@ import Testing
 struct RequestIDMiddleware: Middleware {
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         var request = request
         request.headerFields[.xRequestID] = UUID().uuidString
         return try await next(request, body, context)
@@ -26,7 +26,7 @@ struct TrailMiddleware: Middleware {
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         var request = request
         request.headerFields[.trail] = (request.headerFields[.trail].map { $0 + "," } ?? "") + name
         let result = try await next(request, body, context)
@@ -66,14 +66,15 @@ struct MiddlewareChainTests {
 
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
-                let (response, body) = try await next(request, body, context)
-                let bytes = try await Data(collecting: try #require(body), upTo: .max)
+            ) async throws -> MiddlewareResponse {
+                var result = try await next(request, body, context)
+                let bytes = try await Data(collecting: try #require(result.body), upTo: .max)
                 switch action {
-                case .passOn: return (response, body)
-                case .replace: return (response, HTTPBody(#"{"name":"replaced"}"#))
-                case .rewrap: return (response, HTTPBody(bytes))
+                case .passOn: break
+                case .replace: result.body = HTTPBody(#"{"name":"replaced"}"#)
+                case .rewrap: result.body = HTTPBody(bytes)
                 }
+                return result
             }
         }
         let reply = ScriptedTransport.Reply.status(200, body: #"{"name":"from the server"}"#)
@@ -93,7 +94,7 @@ struct MiddlewareChainTests {
             let seen: LockedBox<[MiddlewareContext]>
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> MiddlewareResponse {
                 seen.mutate { $0.append(context) }
                 return try await next(request, body, context)
             }
@@ -136,7 +137,7 @@ struct MiddlewareChainTests {
             let open: AsyncStream<Void>
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> MiddlewareResponse {
                 for await _ in open { break }
                 return try await next(request, body, context)
             }

@@ -47,7 +47,7 @@ struct ObservabilityTests {
         var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
         logger.logLevel = .debug
         let transport = ScriptedTransport([.status(200, headers: [.setCookie: "session=cookie-secret"], body: #"{"ok":true}"#)])
-        let client = Client(baseURL: "https://api.example.com", transport: transport) {
+        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
             $0.middleware = [LoggingMiddleware(logger: logger)]
             $0.commonParameters.query["api_key"] = "key-secret"
             $0.commonParameters.headerFields[.authorization] = "Bearer token-secret"
@@ -70,7 +70,7 @@ struct ObservabilityTests {
         let lines = LockedBox<[String]>([])
         var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
         logger.logLevel = .info
-        let client = Client(baseURL: "https://api.example.com", transport: ScriptedTransport([.failure(URLError(.notConnectedToInternet))])) {
+        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(ScriptedTransport([.failure(URLError(.notConnectedToInternet))]))) {
             $0.middleware = [LoggingMiddleware(logger: logger)]
         }
         _ = await capture { try await client.send(Request<Void>(.get, "items")) }

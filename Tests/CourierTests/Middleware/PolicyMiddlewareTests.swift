@@ -51,7 +51,7 @@ struct PolicyMiddlewareTests {
             let attempts: LockedBox<[Int]>
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody?) {
+            ) async throws -> MiddlewareResponse {
                 attempts.mutate { $0.append(context.attempt) }
                 return try await next(request, body, context)
             }

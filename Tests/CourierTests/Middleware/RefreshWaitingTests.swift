@@ -82,7 +82,7 @@ struct RefreshWaitingTests {
     }
 
     private func makeClient(_ session: AuthenticationSession, _ transport: DecidingTransport, timeout: Duration = .seconds(60)) -> Client {
-        Client(baseURL: "https://api.example.com", transport: transport) {
+        Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
             $0.middleware = [AuthenticationMiddleware(session)]
             $0.timeout = timeout
         }

@@ -55,6 +55,6 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {  // @unchecked: ev
 extension Client {
     /// A client for `https://api.example.com` over a scripted transport.
     static func scripted(_ transport: ScriptedTransport, middleware: [any Middleware]) -> Client {
-        Client(baseURL: "https://api.example.com", transport: transport) { $0.middleware = middleware }
+        Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) { $0.middleware = middleware }
     }
 }

@@ -8,7 +8,7 @@ struct PassingOn: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         try await next(request, body, context)
     }
 }

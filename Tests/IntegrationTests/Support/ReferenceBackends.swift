@@ -14,7 +14,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case asyncHTTPClient
     #endif
 
-    func make() -> any ClientTransport {
+    func make() -> any Transport {
         switch self {
         case .urlSession: .urlSession()
         #if AsyncHTTPClient
@@ -29,7 +29,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
 /// A reference server started for one test, with clients for its backends.
 struct ReferenceBackends: Sendable {
     let server: ReferenceServer
-    let transport: any ClientTransport
+    let transport: any Transport
 
     var environment: ServerEnvironment { .custom(BaseURL(server.baseURL)) }
 

@@ -30,28 +30,41 @@ public struct AuthenticationMiddleware: Middleware {
         self.scheme = scheme
     }
 
+    /// The field or query parameter of ``scheme``.
+    public var credentialFields: CredentialFields {
+        var fields = CredentialFields.none
+        fields.insert(scheme)
+        return fields
+    }
+
+    /// Adds the token, and on a 401 from this origin renews it once and replays the request.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - body: Its body.
+    ///   - context: The call's context; its ``MiddlewareContext/requiresAuthentication`` decides.
+    ///   - next: The rest of the chain.
+    /// - Returns: What `next` returned, for the replay when there was one.
+    /// - Throws: ``CourierError/Kind/cancelled`` or ``CourierError/Kind/timedOut`` while waiting for
+    ///   a renewal, or what `next` throws.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard context.requiresAuthentication, let credentials = try await session.credentials(timeout: context.timeout) else {
+    ) async throws -> MiddlewareResponse {
+        guard context.requiresAuthentication, let credentials = try await session.credentials(timeout: context.timeout, clock: context.elapsedClock, now: context.currentDate()) else {
             return try await next(request, body, context)
         }
         var authorized = request
         scheme.apply(credentials.token, to: &authorized)
-        let (response, responseBody) = try await next(authorized, body, context)
-        guard response.status == .unauthorized, body?.iterationBehavior != .single else {
-            return (response, responseBody)
-        }
+        let result = try await next(authorized, body, context)
         // A 401 from another origin, reached by a redirect, says nothing about this origin's
         // token (which was not sent there).
-        if let answered = context.record?.origin, !Redirect.sameOrigin(answered, context.origin) {
-            return (response, responseBody)
+        guard result.status == .unauthorized, body?.iterationBehavior != .single, result.isFrom(context.origin) else {
+            return result
         }
-        guard let renewed = try await session.renewed(after: credentials.stamp, timeout: context.timeout) else {
-            return (response, responseBody)
+        guard let renewed = try await session.renewed(after: credentials.stamp, timeout: context.timeout, clock: context.elapsedClock) else {
+            return result
         }
         var replay = request
         scheme.apply(renewed.token, to: &replay)

@@ -122,18 +122,25 @@ public final class AuthenticationSession: Sendable {
     }
 
     /// The access token to send and its stamp, renewing it first when it is known to have expired.
-    /// - Parameter timeout: How long to wait for a renewal.
+    /// - Parameters:
+    ///   - timeout: How long to wait for a renewal.
+    ///   - clock: What `timeout` is measured with.
+    ///   - now: The wall-clock time, for the token's expiry date.
     /// - Returns: The token and the stamp to pass to ``renewed(after:timeout:)`` if it is refused;
     ///   `nil` when there is nothing to send.
     /// - Throws: ``CourierError/Kind/cancelled`` or ``CourierError/Kind/timedOut`` while waiting
     ///   for a renewal.
-    func credentials(timeout: Duration) async throws(CourierError) -> (token: String, stamp: Stamp)? {
+    func credentials(
+        timeout: Duration,
+        clock: ElapsedClock = .continuous,
+        now: Date = Date()
+    ) async throws(CourierError) -> (token: String, stamp: Stamp)? {
         let current = state.withLock { state in
             state.tokens.map { (tokens: $0, stamp: state.coordinator.stamp) }
         }
         guard let current else { return nil }
-        if let expiresAt = current.tokens.expiresAt, expiresAt.timeIntervalSinceNow < expiryLeeway.seconds {
-            return try await renewed(after: current.stamp, timeout: timeout)
+        if let expiresAt = current.tokens.expiresAt, expiresAt.timeIntervalSince(now) < expiryLeeway.seconds {
+            return try await renewed(after: current.stamp, timeout: timeout, clock: clock)
         }
         return (current.tokens.accessToken, current.stamp)
     }
@@ -146,11 +153,12 @@ public final class AuthenticationSession: Sendable {
     /// - Parameters:
     ///   - used: The stamp the refused token was handed out with.
     ///   - timeout: How long to wait for the refresh.
+    ///   - clock: What `timeout` is measured with.
     /// - Returns: The token to replay the request with and its stamp, or `nil` when the request
     ///   should fail with its 401.
     /// - Throws: ``CourierError/Kind/cancelled`` when the task is cancelled while waiting,
     ///   ``CourierError/Kind/timedOut`` when `timeout` passes first.
-    func renewed(after used: Stamp, timeout: Duration) async throws(CourierError) -> (token: String, stamp: Stamp)? {
+    func renewed(after used: Stamp, timeout: Duration, clock: ElapsedClock = .continuous) async throws(CourierError) -> (token: String, stamp: Stamp)? {
         enum Next {
             case fail
             case replay(token: String, stamp: Stamp)
@@ -180,7 +188,7 @@ public final class AuthenticationSession: Sendable {
             // Unstructured: the refresh serves every waiter, so no single caller's cancellation
             // may end it.
             if let refreshing { Task { await self.runRefresh(from: refreshing.tokens, number: refreshing.number) } }
-            switch await wait(for: id, timeout: timeout) {
+            switch await wait(for: id, timeout: timeout, clock: clock) {
             case .renewed(let token, let stamp):
                 return (token, stamp)
             case .failed:
@@ -195,9 +203,9 @@ public final class AuthenticationSession: Sendable {
 
     /// Suspends until waiter `id` is settled: by the refresh ending, by the task's cancellation,
     /// or by `timeout`.
-    private func wait(for id: UInt64, timeout: Duration) async -> RefreshWaiters.Outcome {
+    private func wait(for id: UInt64, timeout: Duration, clock: ElapsedClock) async -> RefreshWaiters.Outcome {
         let timer = Task { [weak self] in
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            guard (try? await clock.sleep(timeout)) != nil else { return }
             self?.settle(id, with: .timedOut)
         }
         defer { timer.cancel() }

@@ -28,13 +28,20 @@ public struct BasicAuthenticationMiddleware: Middleware {
         scheme = .basic(username: username, password: password)
     }
 
+    /// The `Authorization` field.
+    public var credentialFields: CredentialFields {
+        var fields = CredentialFields.none
+        fields.insert(scheme)
+        return fields
+    }
+
     /// Adds the `Authorization` field and sends the request.
     /// - Parameters:
     ///   - request: The request.
     ///   - body: Its body.
     ///   - context: The call's context; its ``MiddlewareContext/requiresAuthentication`` decides.
     ///   - next: The rest of the chain.
-    /// - Returns: The response and its body.
+    /// - Returns: What `next` returned.
     /// - Throws: ``CourierError/Kind/invalidRequest`` for credentials RFC 7617 does not allow, or
     ///   what `next` throws.
     public func intercept(
@@ -42,7 +49,7 @@ public struct BasicAuthenticationMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         guard context.requiresAuthentication else { return try await next(request, body, context) }
         if let refusal = scheme.refusal { throw refusal.with(request: request) }
         var authorized = request

@@ -42,7 +42,7 @@ public struct LoggingMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         // The client's credential fields too: an authentication scheme's header or query name.
         let redaction = self.redaction.hiding(context.credentialFields)
         let url = LoggedURL.render(request, redaction: redaction)
@@ -52,7 +52,8 @@ public struct LoggingMiddleware: Middleware {
         }
         let started = ContinuousClock.now
         do {
-            let (response, responseBody) = try await next(request, body, context)
+            let result = try await next(request, body, context)
+            let (response, responseBody) = (result.response, result.body)
             let milliseconds = (ContinuousClock.now - started).wholeMilliseconds
             let bytes = responseBody.flatMap { if case .known(let length) = $0.length { length } else { nil } }
             let lineLevel = response.status.kind == .serverError ? max(level, .warning) : level
@@ -69,7 +70,7 @@ public struct LoggingMiddleware: Middleware {
             if logger.logLevel <= .trace {
                 logger.trace("response headers: \(redaction.redact(response.headerFields))")
             }
-            return (response, responseBody)
+            return result
         } catch {
             let failure = CourierError(error)
             logger.log(

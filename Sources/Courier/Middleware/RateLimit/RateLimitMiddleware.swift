@@ -19,14 +19,22 @@ import OpenAPIRuntime
 public struct RateLimitMiddleware: Middleware {
     /// The limit each host gets.
     public let limit: RateLimit
-    private let clock: ElapsedClock
+    /// The clock given at creation; otherwise the client's.
+    private let clock: ElapsedClock?
     private let buckets = LockedState([String: TokenBucket]())
 
-    /// Creates the middleware.
+    /// Creates the middleware; its waits are measured with the client's ``Configuration/clock``.
+    /// - Parameter limit: The pace per host.
+    public init(_ limit: RateLimit) {
+        self.limit = limit
+        self.clock = nil
+    }
+
+    /// Creates the middleware with a clock of its own.
     /// - Parameters:
     ///   - limit: The pace per host.
-    ///   - clock: What waits are measured with; tests pass a test clock.
-    public init(_ limit: RateLimit, clock: some Clock<Duration> = ContinuousClock()) {
+    ///   - clock: What waits are measured with, instead of the client's clock.
+    public init(_ limit: RateLimit, clock: some Clock<Duration>) {
         self.limit = limit
         self.clock = ElapsedClock(clock)
     }
@@ -36,35 +44,36 @@ public struct RateLimitMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         let host = request.authority ?? ""
-        var (wait, paused) = withBucket(for: host) { bucket, now in (bucket.reserve(now: now), bucket.isPaused(now: now)) }
+        let clock = self.clock ?? context.elapsedClock
+        var (wait, paused) = withBucket(for: host, clock: clock) { bucket, now in (bucket.reserve(now: now), bucket.isPaused(now: now)) }
         while wait > .zero {
             // A server's pause longer than the request may take is an answer now, not a wait the
             // caller cannot see the end of.
             if paused, wait > context.timeout { throw Self.pausedError(wait: wait) }
             try await clock.sleep(wait)
             // A pause the server asked for while this request waited moves it behind the pause.
-            (wait, paused) = withBucket(for: host) { bucket, now in
+            (wait, paused) = withBucket(for: host, clock: clock) { bucket, now in
                 bucket.isPaused(now: now) ? (bucket.reserve(now: now), true) : (.zero, false)
             }
         }
-        let (response, responseBody) = try await next(request, body, context)
-        observe(response, host: host)
-        return (response, responseBody)
+        let result = try await next(request, body, context)
+        observe(result.response, host: host, clock: clock, date: context.currentDate())
+        return result
     }
 
-    private func observe(_ response: HTTPResponse, host: String) {
+    private func observe(_ response: HTTPResponse, host: String, clock: ElapsedClock, date: Date) {
         let fields = response.headerFields
         let retryAfter =
             [.tooManyRequests, .serviceUnavailable].contains(response.status)
-            ? RetryAfter.delay(from: fields[.retryAfter], now: Date()) : nil
+            ? RetryAfter.delay(from: fields[.retryAfter], now: date) : nil
         let remaining = (fields[.rateLimitRemaining] ?? fields[.xRateLimitRemaining]).flatMap(RateLimitFields.remaining)
         guard retryAfter != nil || remaining != nil else { return }
         let reset = (fields[.rateLimitReset] ?? fields[.xRateLimitReset]).flatMap {
-            RateLimitFields.resetDelay(from: $0, now: Date())
+            RateLimitFields.resetDelay(from: $0, now: date)
         }
-        withBucket(for: host) { bucket, now in
+        withBucket(for: host, clock: clock) { bucket, now in
             if let retryAfter { bucket.pause(for: retryAfter, now: now) }
             if let remaining { bucket.adapt(remaining: remaining, reset: reset, now: now) }
         }
@@ -78,7 +87,7 @@ public struct RateLimitMiddleware: Middleware {
         )
     }
 
-    private func withBucket<T>(for host: String, _ body: (inout TokenBucket, Duration) -> T) -> T {
+    private func withBucket<T>(for host: String, clock: ElapsedClock, _ body: (inout TokenBucket, Duration) -> T) -> T {
         let now = clock.now()
         return buckets.withLock { buckets in
             var bucket = buckets[host] ?? TokenBucket(burst: limit.burst, interval: limit.interval, now: now)

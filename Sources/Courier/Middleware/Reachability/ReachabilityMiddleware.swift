@@ -38,7 +38,7 @@ public struct ReachabilityMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         if !(exemptsLoopback && Self.isLoopback(request.authority)), await !monitor.isConnected() {
             throw CourierError(.notConnected, message: "The device is offline; the request was not sent.")
         }

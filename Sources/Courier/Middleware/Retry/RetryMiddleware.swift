@@ -16,21 +16,32 @@ import OpenAPIRuntime
 public struct RetryMiddleware: Middleware {
     /// The policy that decides.
     public let policy: RetryPolicy
-    private let clock: ElapsedClock
+    /// The clock given at creation; otherwise the client's.
+    private let clock: ElapsedClock?
     private let random: @Sendable () -> Double
     private let budget: LockedState<RetryBudget?>
 
-    /// Creates the middleware.
+    /// Creates the middleware; its waits are measured with the client's ``Configuration/clock``.
+    /// - Parameter policy: When to retry; ``RetryPolicy/exponential(maxAttempts:backoff:)`` by default.
+    public init(_ policy: RetryPolicy = .exponential()) {
+        self.init(policy, clock: nil, random: { Double.random(in: 0..<1) })
+    }
+
+    /// Creates the middleware with a clock of its own.
     /// - Parameters:
-    ///   - policy: When to retry; ``RetryPolicy/exponential(maxAttempts:backoff:)`` by default.
-    ///   - clock: What waits are measured with; tests pass a test clock.
-    public init(_ policy: RetryPolicy = .exponential(), clock: some Clock<Duration> = ContinuousClock()) {
-        self.init(policy, clock: clock, random: { Double.random(in: 0..<1) })
+    ///   - policy: When to retry.
+    ///   - clock: What waits are measured with, instead of the client's clock.
+    public init(_ policy: RetryPolicy, clock: some Clock<Duration>) {
+        self.init(policy, clock: ElapsedClock(clock), random: { Double.random(in: 0..<1) })
     }
 
     init(_ policy: RetryPolicy, clock: some Clock<Duration>, random: @escaping @Sendable () -> Double) {
+        self.init(policy, clock: ElapsedClock(clock), random: random)
+    }
+
+    init(_ policy: RetryPolicy, clock: ElapsedClock?, random: @escaping @Sendable () -> Double) {
         self.policy = policy
-        self.clock = ElapsedClock(clock)
+        self.clock = clock
         self.random = random
         self.budget = LockedState(policy.budget)
     }
@@ -40,11 +51,11 @@ public struct RetryMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         var context = context
         let replayable = body.map { $0.iterationBehavior == .multiple } ?? true
         while true {
-            let result: Result<(HTTPResponse, HTTPBody?), any Error>
+            let result: Result<MiddlewareResponse, any Error>
             do {
                 result = .success(try await next(request, body, context))
             } catch {
@@ -53,17 +64,18 @@ public struct RetryMiddleware: Middleware {
             guard replayable else { return try result.get() }
             let outcome: RetryPolicy.Outcome
             switch result {
-            case .success(let (response, _)): outcome = .response(response)
+            case .success(let delivered): outcome = .response(delivered.response)
             case .failure(let error): outcome = .failure(CourierError(error).kind)
             }
-            let decision = policy.decision(after: outcome, of: request, attempt: context.attempt, random: random())
+            let decision = policy.decision(after: outcome, of: request, attempt: context.attempt, random: random(), now: context.currentDate())
             guard case .retry(let delay) = decision, !Task.isCancelled, spendBudget() else {
                 if case .retry = decision, Task.isCancelled { throw CourierError(.cancelled) }
                 earnBudget(for: outcome)
                 return try result.get()
             }
-            try await clock.sleep(delay)
-            context.attempt += 1
+            try await (clock ?? context.elapsedClock).sleep(delay)
+            // Attempts the transport made by itself count too.
+            context.attempt = ((try? result.get())?.attempts ?? context.attempt) + 1
         }
     }
 

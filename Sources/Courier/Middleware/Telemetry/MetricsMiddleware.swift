@@ -36,12 +36,12 @@ public struct MetricsMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         let started = ContinuousClock.now
         do {
-            let (response, responseBody) = try await next(request, body, context)
-            record(endpoint: context.name, status: "\(response.status.code / 100)xx", since: started)
-            return (response, responseBody)
+            let result = try await next(request, body, context)
+            record(endpoint: context.name, status: "\(result.status.code / 100)xx", since: started)
+            return result
         } catch {
             record(endpoint: context.name, status: "error", kind: "\(CourierError(error).kind)", since: started)
             throw error

@@ -34,7 +34,7 @@ public struct TracingMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         let tracer: any Tracer = self.tracer ?? InstrumentationSystem.tracer
         return try await Self.trace(tracer, request, body: body, context: context, next: next)
     }
@@ -45,7 +45,7 @@ public struct TracingMiddleware: Middleware {
         body: HTTPBody?,
         context: MiddlewareContext,
         next: MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         try await tracer.withSpan(context.name, ofKind: .client) { span in
             span.attributes["http.request.method"] = request.method.rawValue
             span.attributes["server.address"] = request.authority
@@ -54,12 +54,12 @@ public struct TracingMiddleware: Middleware {
             span.attributes["courier.attempt"] = context.attempt
             var traced = request
             tracer.inject(span.context, into: &traced.headerFields, using: HTTPFieldsInjector())
-            let (response, responseBody) = try await next(traced, body, context)
-            span.attributes["http.response.status_code"] = response.status.code
-            if response.status.kind == .serverError {
-                span.setStatus(SpanStatus(code: .error, message: "\(response.status.code)"))
+            let result = try await next(traced, body, context)
+            span.attributes["http.response.status_code"] = result.status.code
+            if result.status.kind == .serverError {
+                span.setStatus(SpanStatus(code: .error, message: "\(result.status.code)"))
             }
-            return (response, responseBody)
+            return result
         }
     }
 

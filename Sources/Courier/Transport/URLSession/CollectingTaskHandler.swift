@@ -71,8 +71,8 @@ final class CollectingTaskHandler: DataTaskHandler, @unchecked Sendable {
 
     func completed(_ response: URLResponse?, error: (any Error)?) {
         if let error {
-            let headArrived = state.withLock { $0.response != nil }
-            settle(.failure(headArrived ? CourierError.incompleteBody(after: error) : error), stoppingTask: false)
+            let head = state.withLock { $0.response }
+            settle(.failure(head.map { SessionTransport.bodyFailure(after: error, head: $0) } ?? error), stoppingTask: false)
             return
         }
         let outcome = state.withLock { state -> Result<Output, any Error> in

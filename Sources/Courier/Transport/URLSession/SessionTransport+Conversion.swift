@@ -47,4 +47,11 @@ extension SessionTransport {
         }
         return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
     }
+
+    /// The error for a body that failed after its head arrived: libcurl refuses a coding it cannot
+    /// decode without naming it, so a head naming a coding URLSession does not decode says which;
+    /// otherwise the response is incomplete.
+    static func bodyFailure(after error: any Error, head: HTTPResponse) -> CourierError {
+        ContentCoding.refusal(of: head, decoded: decodedCodings) ?? CourierError.incompleteBody(after: error)
+    }
 }

@@ -6,8 +6,20 @@ import OpenAPIRuntime
 import FoundationNetworking
 #endif
 
-extension SessionTransport: FileTransferTransport {
-    package func transfer(_ transfer: FileTransfer) async throws -> (HTTPResponse, HTTPBody?) {
+extension SessionTransport {
+    /// Sends a request whose body comes from a file, whose response body goes to a file, or both,
+    /// with URLSession's upload and download tasks. A failed response's body, which a download task
+    /// writes to the file too, comes back in memory.
+    func transfer(_ transfer: FileTransfer) async throws -> TransportResponse {
+        let (response, body) = try await transferring(transfer)
+        if let destination = transfer.destination, response.status.kind != .successful {
+            let failureBody = ResponseBody.readFailureBody(at: destination, upTo: transfer.bodyLimit)
+            return TransportResponse(response: response, body: failureBody.isEmpty ? nil : HTTPBody(failureBody))
+        }
+        return TransportResponse(response: response, body: body)
+    }
+
+    private func transferring(_ transfer: FileTransfer) async throws -> (HTTPResponse, HTTPBody?) {
         var urlRequest = try Self.urlRequest(for: transfer.request, origin: transfer.origin)
         if transfer.progress == nil, transfer.body == nil {
             return try await transferWithoutProgress(transfer, urlRequest: urlRequest)

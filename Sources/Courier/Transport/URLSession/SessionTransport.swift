@@ -23,7 +23,7 @@ import FoundationNetworking
 ///
 /// On Linux, URLSession scales to about 16 requests in flight; for servers and command-line tools
 /// there, prefer the AsyncHTTPClient transport from the `CourierAsyncHTTPClient` product.
-public struct SessionTransport: ClientTransport, BodyCollectingTransport {
+public struct SessionTransport: Transport, ClientTransport {
     /// The session requests are sent with.
     public let session: URLSession
     private let base: URLSessionTransport
@@ -57,7 +57,50 @@ public struct SessionTransport: ClientTransport, BodyCollectingTransport {
         #endif
     }
 
-    /// Sends a request; the response body streams as it arrives.
+    /// The codings URLSession decodes and advertises by itself: on Linux libcurl's
+    /// `deflate, gzip, br, zstd`, on Apple platforms `gzip, deflate, br`.
+    public var contentCodings: Set<ContentCoding> { Self.decodedCodings }
+
+    static let decodedCodings: Set<ContentCoding> = {
+        #if canImport(FoundationNetworking)
+        [.deflate, .gzip, .brotli, .zstandard]
+        #else
+        [.gzip, .deflate, .brotli]
+        #endif
+    }()
+
+    /// Sends a request and delivers its response body as asked.
+    ///
+    /// A body from a file or to a file goes through URLSession's upload and download tasks, which
+    /// stream from and to disk. On Linux a body wanted whole in memory, with nobody listening for
+    /// progress, is read by a data task that stops at the limit.
+    /// - Parameter request: The request and how its response body is wanted.
+    /// - Returns: The response and its body.
+    /// - Throws: ``CourierError``, or URLSession's errors.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if request.bodyFile != nil || request.delivery.destination != nil {
+            return try await transfer(FileTransfer(request))
+        }
+        #if canImport(FoundationNetworking)
+        if request.delivery.collectsAll, request.progress == nil {
+            let urlRequest = try await Self.urlRequest(for: request.request, body: request.body, origin: request.origin)
+            let (response, bytes) = try await run(urlRequest, handler: CollectingTaskHandler(limit: request.delivery.limit))
+            return TransportResponse(response: response, body: bytes.isEmpty ? nil : HTTPBody(bytes))
+        }
+        #endif
+        return try await request.delivered { request, body, origin, name in
+            try await send(request, body: body, baseURL: origin, operationID: name)
+        }
+    }
+
+    /// Sends a request for a swift-openapi-runtime client; the response body streams as it arrives.
+    /// - Parameters:
+    ///   - request: The request, its path below `baseURL`.
+    ///   - body: The request body, if any.
+    ///   - baseURL: Scheme, host and port.
+    ///   - operationID: The operation's name.
+    /// - Returns: The response and its body, unread.
+    /// - Throws: ``CourierError``, or URLSession's errors.
     public func send(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -69,24 +112,6 @@ public struct SessionTransport: ClientTransport, BodyCollectingTransport {
         return try await run(urlRequest, handler: StreamingTaskHandler())
         #else
         try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
-        #endif
-    }
-
-    /// Sends a request and reads its whole body, stopping the transfer once the body passes
-    /// `limit` bytes (after content decoding).
-    package func send(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        baseURL: URL,
-        operationID: String,
-        collectingUpTo limit: Int
-    ) async throws -> (HTTPResponse, HTTPBody.ByteChunk) {
-        #if canImport(FoundationNetworking)
-        let urlRequest = try await Self.urlRequest(for: request, body: body, origin: baseURL)
-        return try await run(urlRequest, handler: CollectingTaskHandler(limit: limit))
-        #else
-        let (response, responseBody) = try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
-        return (response, try await ResponseBody.bytes(of: responseBody, upTo: limit))
         #endif
     }
 

@@ -67,7 +67,9 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
 
     func completed(_ response: URLResponse?, error: (any Error)?) {
         if let error {
-            if !settle(.failure(error)) { finishBody(throwing: CourierError.incompleteBody(after: error)) }
+            guard !settle(.failure(error)) else { return }
+            let head = response.flatMap { try? SessionTransport.response(from: $0) }
+            finishBody(throwing: head.map { SessionTransport.bodyFailure(after: error, head: $0) } ?? CourierError.incompleteBody(after: error))
             return
         }
         if state.withLock({ $0.body == nil }) {

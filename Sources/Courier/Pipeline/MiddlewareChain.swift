@@ -35,7 +35,7 @@ enum MiddlewareChain {
         body: HTTPBody?,
         context: MiddlewareContext,
         terminal: @escaping MiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> MiddlewareResponse {
         guard index < middleware.count else { return try await terminal(request, body, context) }
         return try await middleware[index].intercept(request, body: body, context: context) { request, body, context in
             try await fold(middleware, from: index + 1, request: request, body: body, context: context, terminal: terminal)

@@ -16,21 +16,21 @@ final class Attempt: Sendable {
     let hops: HopPolicy
     /// The call, whose registry runs each attempt in a task and enforces its deadline.
     let call: InFlightCall
-    /// What the call learns on its way, when someone reads it: the URL of the last response and
-    /// the attempts made.
-    let record: ExchangeRecord?
 
-    init(exchange: TransportExchange, hops: HopPolicy, call: InFlightCall, record: ExchangeRecord?) {
+    init(exchange: TransportExchange, hops: HopPolicy, call: InFlightCall) {
         self.exchange = exchange
         self.hops = hops
         self.call = call
-        self.record = record
     }
 
     /// Runs one attempt: the signature of ``MiddlewareNext``, so that it ends the chain.
-    func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> (HTTPResponse, HTTPBody?) {
-        try await call.run(
-            deadline: .now + context.timeout,
+    /// - Returns: The last hop's response, with the URL it came from and the attempts so far
+    ///   (the context's number, plus any the transport made by itself).
+    func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> MiddlewareResponse {
+        let clock = context.elapsedClock
+        return try await call.run(
+            deadline: clock.now() + context.timeout,
+            clock: clock,
             timeoutError: Self.timeoutError(after: context.timeout)
         ) {
             try await self.followingRedirects(request, body: body, context: context)
@@ -48,16 +48,19 @@ final class Attempt: Sendable {
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: MiddlewareContext
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        var (request, body, origin) = (request, body, context.origin)
+    ) async throws -> MiddlewareResponse {
+        var (request, body, bodyFile, origin) = (request, body, context.bodyFile, context.origin)
         // Targets already requested, filled in at the first redirect (most responses are not one).
         var visited: Set<String> = []
+        // Sends the transport made by itself beyond one per hop.
+        var resends = 0
         while true {
             let url = hops.cookieJar != nil ? Self.url(of: request, at: origin) : nil
             let sent = url.map { hops.addingCookies(to: request, at: $0) } ?? request
-            let (response, responseBody) = try await exchange.send(sent, body: body, origin: origin, name: context.name)
+            let delivered = try await exchange.send(sent, body: body, bodyFile: bodyFile, origin: origin, name: context.name)
+            let (response, responseBody) = (delivered.response, delivered.body)
+            resends += max(0, delivered.attempts - 1)
             if let url { hops.cookieJar?.store(from: response.headerFields, for: url) }
-            record?.delivered(target: request.path, origin: origin, attempt: context.attempt)
             guard hops.redirectLimit > 0,
                 let redirect = try Redirect.next(
                     after: response,
@@ -67,7 +70,15 @@ final class Attempt: Sendable {
                     credentialFields: hops.credentialFields,
                     allowsInsecure: hops.allowsInsecureRedirects
                 )
-            else { return (response, responseBody) }
+            else {
+                return MiddlewareResponse(
+                    response: response,
+                    body: responseBody,
+                    origin: origin,
+                    path: request.path,
+                    attempts: context.attempt + resends
+                )
+            }
             if visited.isEmpty { visited.insert(Self.target(of: request, at: origin)) }
             let target = Self.target(of: redirect.request, at: redirect.origin)
             var failure: CourierError?
@@ -83,7 +94,7 @@ final class Attempt: Sendable {
             }
             request = redirect.request
             origin = redirect.origin
-            if redirect.dropsBody { body = nil }
+            if redirect.dropsBody { (body, bodyFile) = (nil, nil) }
         }
     }
 

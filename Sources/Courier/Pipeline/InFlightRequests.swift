@@ -4,11 +4,14 @@
 ///
 /// One watchdog task per registry (running only while work with a deadline is in flight) checks
 /// deadlines every 25 ms and cancels work whose time is up, so an attempt costs a few lock
-/// operations instead of a timer task of its own.
+/// operations instead of a timer task of its own. Each deadline is read on the clock of its
+/// call's configuration; the watchdog sleeps on the clock of the latest.
 final class InFlightRequests: Sendable {
     /// A task a call runs.
     private struct Work {
-        var deadline: ContinuousClock.Instant?
+        var deadline: Duration?
+        /// The clock `deadline` is read on.
+        var clock: ElapsedClock
         /// `nil` only between ``InFlightCall/run(deadline:timeoutError:_:)`` registering the work
         /// and starting its task.
         var task: (any CancellableWork)?
@@ -23,6 +26,8 @@ final class InFlightRequests: Sendable {
         var generation: UInt64 = 0
         var work: [UInt64: Work] = [:]
         var watchdogRunning = false
+        /// What the watchdog sleeps on: the clock of the latest work with a deadline.
+        var watchdogClock = ElapsedClock.continuous
         var nextSubscriberID: UInt64 = 0
         var subscribers: [UInt64: AsyncStream<Int>.Continuation] = [:]
 
@@ -70,13 +75,15 @@ final class InFlightRequests: Sendable {
 
     /// Registers work of `call` that must finish by `deadline` (if any); returns the id to remove
     /// it with, or `nil` when the call was cancelled.
-    func insert(for call: InFlightCall, deadline: ContinuousClock.Instant?) -> UInt64? {
+    func insert(for call: InFlightCall, deadline: Duration?, clock: ElapsedClock) -> UInt64? {
         let registered = state.withLock { state -> (id: UInt64, startWatchdog: Bool)? in
             guard call.generation == state.generation else { return nil }
             state.nextID += 1
             let id = state.nextID
-            state.work[id] = Work(deadline: deadline)
-            guard deadline != nil, !state.watchdogRunning else { return (id, false) }
+            state.work[id] = Work(deadline: deadline, clock: clock)
+            guard deadline != nil else { return (id, false) }
+            state.watchdogClock = clock
+            guard !state.watchdogRunning else { return (id, false) }
             state.watchdogRunning = true
             return (id, true)
         }
@@ -131,15 +138,14 @@ final class InFlightRequests: Sendable {
     /// Cancels overdue work until none with a deadline is left.
     private func watchDeadlines() async {
         while true {
-            let now = ContinuousClock.now
-            let (overdue, keepRunning) = state.withLock { state -> ([any CancellableWork], Bool) in
+            let (overdue, keepRunning, clock) = state.withLock { state -> ([any CancellableWork], Bool, ElapsedClock) in
                 var overdue: [any CancellableWork] = []
                 var waiting = false
                 var index = state.work.startIndex
                 while index != state.work.endIndex {
                     let work = state.work.values[index]
                     if let deadline = work.deadline, !work.timedOut {
-                        if deadline <= now {
+                        if deadline <= work.clock.now() {
                             state.work.values[index].timedOut = true
                             if let task = work.task { overdue.append(task) }
                         } else {
@@ -149,11 +155,11 @@ final class InFlightRequests: Sendable {
                     state.work.formIndex(after: &index)
                 }
                 if !waiting { state.watchdogRunning = false }
-                return (overdue, waiting)
+                return (overdue, waiting, state.watchdogClock)
             }
             for task in overdue { task.cancel() }
             guard keepRunning else { return }
-            try? await Task.sleep(for: Self.tick)
+            try? await clock.sleep(Self.tick)
         }
     }
 }

@@ -11,8 +11,8 @@ extension Client {
     /// 2. The middleware fold (``MiddlewareChain``), outermost first, in a task of the call; with
     ///    no middleware it is the terminal step alone.
     /// 3. The terminal step, ``Attempt``: each attempt in a task of the call with its deadline,
-    ///    following redirects, each hop a ``TransportExchange`` that delivers the body as
-    ///    `delivery` says.
+    ///    following redirects, each hop a ``TransportExchange``: one ``Transport/send(_:)`` that
+    ///    delivers the body as `delivery` says.
     /// 4. `read`: the caller's own reading of the response (decode, save, hand over).
     ///
     /// Each task is cancelled with the calling task. Like every internal step of the path, this runs
@@ -23,24 +23,21 @@ extension Client {
     ///   - snapshot: The configuration the call started with.
     ///   - delivery: Where the response body goes.
     ///   - progress: Receives upload and download progress.
-    ///   - record: Where the call notes the final URL and its attempts, for the caller; the call
-    ///     keeps one anyway when it has middleware, which may ask.
-    ///   - read: Turns the response and its body (in memory, unless delivered elsewhere) into the
-    ///     call's value.
+    ///   - read: Turns the response, its body (in memory, unless delivered elsewhere) and the facts
+    ///     of how it came (final URL, attempts, source) into the call's value.
     /// - Returns: What `read` returns.
     /// - Throws: ``CourierError``, naming the request.
     nonisolated(nonsending) func perform<Value: Sendable>(
         _ prepared: PreparedRequest,
         configuration snapshot: ConfigurationSnapshot,
-        delivery: ResponseDelivery,
+        delivery: ResponseBodyDelivery,
         progress: (@Sendable (TransferProgress) -> Void)?,
-        record: ExchangeRecord? = nil,
-        read: (HTTPResponse, HTTPBody?) async throws -> Value
+        read: (MiddlewareResponse) async throws -> Value
     ) async throws(CourierError) -> Value {
         let call = inFlight.begin()
         defer { call.end() }
         do {
-            let (body, upload) = try Self.requestBody(of: prepared)
+            let body = try Self.requestBody(of: prepared)
             var context = MiddlewareContext(
                 name: prepared.name,
                 origin: prepared.origin,
@@ -48,35 +45,30 @@ extension Client {
                 timeout: prepared.timeout
             )
             context.credentialFields = snapshot.hops.credentialFields
+            context.bodyFile = prepared.bodyFile
+            context.elapsedClock = snapshot.value.elapsedClock
+            context.currentDate = snapshot.value.currentDate
             let middleware = snapshot.value.middleware
-            let record = record ?? (middleware.isEmpty ? nil : ExchangeRecord(origin: prepared.origin))
-            context.record = record
             let attempt = Attempt(
                 exchange: TransportExchange(
                     transport: transport,
-                    collectingTransport: collectingTransport,
+                    contentCodings: contentCodings,
                     delivery: delivery,
-                    progress: progress,
-                    upload: upload,
-                    bodyLimit: snapshot.value.maximumResponseBodySize
+                    progress: progress
                 ),
                 hops: snapshot.hops,
-                call: call,
-                record: record
+                call: call
             )
             let send = MiddlewareChain.composed(middleware, call: call, terminal: attempt.run)
-            let (response, responseBody) = try await send(prepared.request, body, context)
-            return try await read(response, responseBody)
+            return try await read(try await send(prepared.request, body, context))
         } catch {
             throw CourierError(error).with(request: prepared.request)
         }
     }
 
-    /// The request body: the encoded bytes, or a body streaming from the file the endpoint sends,
-    /// kept beside that file.
-    private static func requestBody(of prepared: PreparedRequest) throws -> (HTTPBody?, (file: URL, body: HTTPBody)?) {
-        guard let file = prepared.bodyFile else { return (prepared.body.map { HTTPBody($0) }, nil) }
-        let body = try FileBody.body(for: file)
-        return (body, (file, body))
+    /// The request body: the encoded bytes, or a body streaming from the file the endpoint sends.
+    private static func requestBody(of prepared: PreparedRequest) throws -> HTTPBody? {
+        guard let file = prepared.bodyFile else { return prepared.body.map { HTTPBody($0) } }
+        return try FileBody.body(for: file)
     }
 }

@@ -13,18 +13,20 @@ struct InFlightCall: Sendable {
     /// it first suspends: work that never waits (a stubbed or instant response) costs no thread hop.
     /// The work is registered before it starts, so a ``Client/cancelAll()`` at any moment reaches it.
     /// - Parameters:
-    ///   - deadline: When the work is cancelled, if it has not finished.
+    ///   - deadline: When the work is cancelled, if it has not finished, on `clock`.
+    ///   - clock: The clock `deadline` is read on.
     ///   - timeoutError: Thrown instead of the work's own error when the deadline cancelled it.
     ///   - operation: The work.
     /// - Returns: The work's value.
     /// - Throws: `CancellationError` without starting the work when ``Client/cancelAll()`` has
     ///   cancelled the call; otherwise the work's error, or `timeoutError`.
     nonisolated(nonsending) func run<Value: Sendable>(
-        deadline: ContinuousClock.Instant?,
+        deadline: Duration?,
+        clock: ElapsedClock = .continuous,
         timeoutError: @autoclosure () -> any Error = CancellationError(),
         _ operation: sending @escaping () async throws -> Value
     ) async throws -> Value {
-        guard let id = registry.insert(for: self, deadline: deadline) else { throw CancellationError() }
+        guard let id = registry.insert(for: self, deadline: deadline, clock: clock) else { throw CancellationError() }
         let task = Self.startTask(operation)
         registry.attach(id, task)
         do {

@@ -1,0 +1,49 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// One request and its response through the transport, the response body delivered as the call
+/// asked: read into memory, written to a file, or handed over unread.
+///
+/// This is the innermost step of every call (``Attempt`` runs it once per redirect hop): one
+/// ``Transport/send(_:)``, then the check that the body comes in a coding the transport decodes.
+struct TransportExchange: Sendable {
+    let transport: any Transport
+    /// The codings the transport decodes, read once per client.
+    let contentCodings: Set<ContentCoding>
+    /// How the response body is wanted.
+    let delivery: ResponseBodyDelivery
+    /// Receives upload and download progress, when the caller asked for it.
+    let progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Sends `request` to `origin` and delivers its response body.
+    /// - Parameters:
+    ///   - bodyFile: The file `body` streams from, when it is one.
+    /// - Returns: The transport's response: the body in memory, unread for a successful stream,
+    ///   or `nil` when a successful body went to a file.
+    /// - Throws: The transport's errors; ``CourierError/Kind/invalidResponse`` for a body in a
+    ///   coding the transport does not decode.
+    nonisolated(nonsending) func send(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        bodyFile: URL?,
+        origin: URL,
+        name: String
+    ) async throws -> TransportResponse {
+        let response = try await transport.send(
+            TransportRequest(
+                request: request,
+                body: body,
+                bodyFile: bodyFile,
+                origin: origin,
+                name: name,
+                delivery: delivery,
+                progress: progress
+            )
+        )
+        if let refusal = ContentCoding.refusal(of: response.response, to: request, decoded: contentCodings) {
+            throw refusal
+        }
+        return response
+    }
+}

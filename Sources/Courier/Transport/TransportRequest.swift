@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// One request as a ``Transport`` receives it: the request, its body, and how its response body is
+/// wanted.
+public struct TransportRequest: Sendable {
+    /// Method, scheme, authority, path with query, and header fields.
+    public var request: HTTPRequest
+    /// The request body, if any.
+    public var body: HTTPBody?
+    /// The file `body` streams from, when it is a file (``RequestBody/file(_:contentType:)``): a
+    /// transport that sends files from disk itself may send this file instead of reading `body`.
+    public var bodyFile: URL?
+    /// Scheme, host and port: what `request.path` is resolved against.
+    public var origin: URL
+    /// The call's name, for logs (the OpenAPI operation ID).
+    public var name: String
+    /// How the response body is wanted.
+    public var delivery: ResponseBodyDelivery
+    /// Receives upload and download progress; `nil` when nobody listens.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Creates a request for a transport.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - body: Its body, if any.
+    ///   - bodyFile: The file `body` streams from, if it is one.
+    ///   - origin: Scheme, host and port.
+    ///   - name: The call's name.
+    ///   - delivery: How the response body is wanted.
+    ///   - progress: Receives transfer progress.
+    public init(
+        request: HTTPRequest,
+        body: HTTPBody? = nil,
+        bodyFile: URL? = nil,
+        origin: URL,
+        name: String,
+        delivery: ResponseBodyDelivery,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) {
+        self.request = request
+        self.body = body
+        self.bodyFile = bodyFile
+        self.origin = origin
+        self.name = name
+        self.delivery = delivery
+        self.progress = progress
+    }
+}
