@@ -7,7 +7,7 @@ extension CourierError {
         enum Code: String, Sendable, Hashable {
             case notConnected, timedOut, cancelled
             case unauthorized, forbidden, notFound, rateLimited, clientError, serverError, unexpectedStatus
-            case invalidRequest, encodingFailed, decodingFailed, invalidResponse, responseTooLarge
+            case invalidRequest, encodingFailed, decodingFailed, invalidResponse, responseTooLarge, streamElementTooLarge
             case tooManyRedirects, insecureRedirect
             case transportFailed, fileAccessFailed, untrustedServer
         }
@@ -48,6 +48,9 @@ extension CourierError {
         public static let invalidResponse = Kind(code: .invalidResponse)
         /// The response body was larger than the configured maximum.
         public static let responseTooLarge = Kind(code: .responseTooLarge)
+        /// One element of a stream, a server-sent event or a line of JSON Lines, was larger than
+        /// its limit; the stream ends there.
+        public static let streamElementTooLarge = Kind(code: .streamElementTooLarge)
         /// The server kept redirecting: more redirects than ``Configuration/redirectLimit``, or a
         /// loop back to a URL already requested. ``CourierError/status`` is the last redirect's.
         public static let tooManyRedirects = Kind(code: .tooManyRedirects)
@@ -102,6 +105,7 @@ extension CourierError {
             case .decodingFailed: "The server's response could not be read."
             case .invalidResponse: "The server's response was not understood."
             case .responseTooLarge: "The server's response was too large."
+            case .streamElementTooLarge: "The server sent an update that was too large."
             case .tooManyRedirects: "The server redirected too many times."
             case .insecureRedirect: "The server redirected to an insecure address. The request was not sent there."
             case .transportFailed: "The request could not be completed."
