@@ -3,8 +3,9 @@
 ///
 /// Lines end in CR, LF or CRLF, and a CRLF may be split across chunks. A blank line ends an event;
 /// `data:` lines are joined with LF; a line starting with `:` is a comment; `retry:` takes digits
-/// only; `id:` sets the last event ID (which persists across events; an empty `id:` clears it, and
-/// one containing NUL is ignored). An event still open when the stream ends is dropped.
+/// only; `id:` sets the last event ID when its event ends (it persists across events; an empty
+/// `id:` clears it, and one containing NUL is ignored). An event still open when the stream ends
+/// is dropped, and so is its `id:`.
 struct EventStreamParser {
     /// What one chunk produced, in order.
     enum Item: Equatable {
@@ -16,8 +17,12 @@ struct EventStreamParser {
 
     /// The most bytes one event (every line of it) or one comment may take.
     let maximumEventSize: Int
-    /// The last event ID: what a reconnection sends as `Last-Event-ID`.
+    /// The last event ID: what a reconnection sends as `Last-Event-ID`. An `id:` field counts
+    /// once its event ends (at the blank line), so an event cut off by a dropped connection is
+    /// asked for again.
     private(set) var lastEventID: String?
+    /// The ID the `id:` fields of the open event have set.
+    private var idBuffer: String?
     /// The reconnection delay the server asked for most recently.
     private(set) var retry: Duration?
 
@@ -36,6 +41,15 @@ struct EventStreamParser {
     init(maximumEventSize: Int, lastEventID: String? = nil) {
         self.maximumEventSize = maximumEventSize
         self.lastEventID = lastEventID
+        idBuffer = lastEventID
+    }
+
+    /// A parser for the next connection: the last event ID and the retry delay carry over, an
+    /// event left half-read does not.
+    func startingOver() -> EventStreamParser {
+        var next = EventStreamParser(maximumEventSize: maximumEventSize, lastEventID: lastEventID)
+        next.retry = retry
+        return next
     }
 
     /// Reads the next piece of the body.
@@ -88,7 +102,7 @@ struct EventStreamParser {
             data.append(contentsOf: value)
             hasData = true
         case "id":
-            if !value.contains(0) { lastEventID = value.isEmpty ? nil : String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { idBuffer = value.isEmpty ? nil : String(decoding: value, as: UTF8.self) }
         case "retry":
             if let milliseconds = Self.milliseconds(value) {
                 retry = milliseconds
@@ -108,6 +122,7 @@ struct EventStreamParser {
             eventRetry = nil
             eventSize = 0
         }
+        lastEventID = idBuffer
         guard hasData else { return nil }
         let name = type.isEmpty ? "message" : String(decoding: type, as: UTF8.self)
         return .event(type: name, data: String(decoding: data, as: UTF8.self), id: lastEventID, retry: eventRetry)

@@ -62,7 +62,9 @@ struct EventStreamParserTests {
         #expect(try parser.feed(Array("id\ndata: e\n\n".utf8)) == [.event(type: "message", data: "e", id: nil, retry: nil)])
         #expect(parser.lastEventID == nil)
         _ = try parser.feed(Array("id: 9\n".utf8))
-        #expect(parser.lastEventID == "9", "an id takes effect even before its event ends")
+        #expect(parser.lastEventID == nil, "an id counts once its event ends")
+        _ = try parser.feed(Array("\n".utf8))
+        #expect(parser.lastEventID == "9", "even an event without data sets it")
     }
 
     @Test("retry takes ASCII digits only, and bounds any number of them")

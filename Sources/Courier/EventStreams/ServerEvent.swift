@@ -1,11 +1,11 @@
-/// One event of a `text/event-stream` (server-sent events), its data decoded to `Payload`.
+/// One server-sent event of a `text/event-stream`, its data decoded to `Payload`.
 ///
 /// ```swift
 /// for try await event in client.events(TickerAPI.ticks) {
 ///     print(event.id ?? "-", event.type, event.data.price)
 /// }
 /// ```
-public struct ServerSentEvent<Payload: Sendable>: Sendable {
+public struct ServerEvent<Payload: Sendable>: Sendable {
     /// The event's type: what its `event:` field named, `"message"` when it named none.
     public var type: String
     /// The event's `data:` lines, joined with line feeds and decoded as the endpoint's `Response`.
@@ -30,4 +30,4 @@ public struct ServerSentEvent<Payload: Sendable>: Sendable {
     }
 }
 
-extension ServerSentEvent: Equatable where Payload: Equatable {}
+extension ServerEvent: Equatable where Payload: Equatable {}
