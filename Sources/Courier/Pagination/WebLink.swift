@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// One link of a `Link` header field (RFC 8288 §3): its target as written and its parameters.
 struct WebLink: Sendable, Equatable {
     /// The URI reference between `<` and `>`, as written (resolve it against the response's URL).
@@ -97,4 +99,9 @@ struct WebLink: Sendable, Equatable {
             return (name, String(decoding: bytes[valueStart..<index], as: UTF8.self))
         }
     }
+}
+
+extension HTTPField.Name {
+    /// `Link` (RFC 8288): links to related resources, such as the next page.
+    public static var link: Self { Self("Link")! }
 }
