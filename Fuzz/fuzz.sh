@@ -20,13 +20,25 @@ scratch=.build-fuzz
 # `@testable import`, and every module instrumented.
 # Leak reports from Foundation's own code are suppressed; every other leak is a finding.
 export LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0"
-build_flags=(-c release --disable-dead-strip --scratch-path "$scratch" --sanitize address --sanitize fuzzer -Xswiftc -enable-testing)
+# One `-sanitize=` flag with both, last on every command: SwiftPM's `--sanitize address --sanitize
+# fuzzer` passes two flags, of which swiftc keeps only the last (in an order that varies from run
+# to run). `--sanitize fuzzer` stays so that SwiftPM links the targets without a main of their own.
+build_flags=(-c release --disable-dead-strip --scratch-path "$scratch" --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
 
 build() {
     # SwiftPM does not look for new or removed source files in a path dependency (the library)
     # once it has planned a build: without its plan it plans again, and compiles only what changed.
     rm -f "$scratch/release.yaml" "$scratch/release/description.json"
     swift build "${build_flags[@]}"
+    # A target built without coverage or AddressSanitizer would run and find nothing: refuse it.
+    local probe_binary probe
+    probe_binary=$(binary fuzz-content-length)
+    probe=$("$probe_binary" -runs=1 2>&1 || true)
+    # `grep -c`, not `-q`: it reads to the end, so `nm` never dies of a closed pipe under pipefail.
+    if [ "$(grep -c 'cov: ' <<<"$probe")" -eq 0 ] || [ "$(nm "$probe_binary" | grep -c '__asan_report')" -eq 0 ]; then
+        echo "the fuzz targets were built without coverage or AddressSanitizer" >&2
+        return 1
+    fi
 }
 
 binary() {
