@@ -55,6 +55,16 @@ let package = Package(
             dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "fuzz-event-stream",
+            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "fuzz-link",
+            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "FuzzInput", swiftSettings: swiftSettings),
     ]
 )

@@ -8,7 +8,7 @@
 /// let ticks = client.events(TickerAPI.ticks, options: options)
 /// ```
 public struct EventStreamOptions: Sendable {
-    /// The largest event (all its lines) accepted; a larger one ends the stream with
+    /// The largest event (all its lines, in bytes as received) accepted; a larger one ends the stream with
     /// ``CourierError/Kind/streamElementTooLarge``. 1 MiB by default.
     public var maximumEventSize = 1 << 20
     /// Whether a dropped connection is opened again, sending the last event ID as `Last-Event-ID`.

@@ -15,7 +15,7 @@ struct EventStreamParser {
         case comment(String)
     }
 
-    /// The most bytes one event (every line of it) or one comment may take.
+    /// The most bytes one event (every line of it, as received) or one comment may take.
     let maximumEventSize: Int
     /// The last event ID: what a reconnection sends as `Last-Event-ID`. An `id:` field counts
     /// once its event ends (at the blank line), so an event cut off by a dropped connection is
