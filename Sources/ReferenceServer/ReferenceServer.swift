@@ -140,6 +140,7 @@ public final class ReferenceServer: Sendable {
         )
         let ledger = ReliabilityLedger()
         let requests = RequestCounter()
+        let streams = StreamLedger()
         let server = try serverBuilder(tls: options.tls)
 
         let main = Router(context: ReferenceRequestContext.self)
@@ -157,6 +158,7 @@ public final class ReferenceServer: Sendable {
         CookieRoutes.register(on: main)
         BasicAuthRoutes.register(on: main)
         ReliabilityRoutes.register(on: main, ledger: ledger)
+        StreamRoutes.register(on: main, ledger: streams)
 
         let analytics = Router(context: ReferenceRequestContext.self)
         analytics.add(middleware: FaultInjectionMiddleware(requests: requests))

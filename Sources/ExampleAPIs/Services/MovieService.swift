@@ -54,6 +54,18 @@ public struct MovieService: Sendable {
 
     /// A page of movies, reported on the main actor.
     /// - Returns: A handle that cancels the request.
+    /// Every popular movie, read page by page as the sequence is iterated: each page is fetched
+    /// when the one before it is used up, following the server's `Link: rel="next"`.
+    ///
+    /// ```swift
+    /// for try await movie in movies.allPopular() { print(movie.title) }
+    /// ```
+    /// - Parameter maximumPages: The most pages fetched.
+    /// - Returns: The movies, in the server's order.
+    public func allPopular(maximumPages: Int = 500) -> ItemSequence<MovieApiResponse, Movie> {
+        client.items(MovieAPI.popular(page: 1), by: .link, maximumPages: maximumPages, of: \.results)
+    }
+
     @discardableResult
     public func page(
         of list: MovieAPI,

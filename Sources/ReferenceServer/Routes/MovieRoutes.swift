@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// The movie backend, shaped like TheMovieDB v3 (`/3`): popular, now playing, details,
@@ -74,6 +75,25 @@ enum MovieRoutes {
         let start = min((page - 1) * pageSize, movies.count)
         let results = Array(movies[start..<min(start + pageSize, movies.count)])
         let totalPages = (movies.count + pageSize - 1) / pageSize
-        return JSONResponse.make(WirePage(page: page, results: results, totalPages: totalPages, totalResults: movies.count))
+        var response = JSONResponse.make(WirePage(page: page, results: results, totalPages: totalPages, totalResults: movies.count))
+        if let link = HTTPField.Name("Link") { response.headers[link] = links(request: request, page: page, totalPages: totalPages) }
+        return response
+    }
+
+    /// `Link` (RFC 8288) to the next, previous, first and last pages, relative to the request's
+    /// path, with its query but never its `api_key` (GitHub's form).
+    static func links(request: Request, page: Int, totalPages: Int) -> String {
+        let path = request.uri.path
+        let others = request.uri.queryParameters.filter { $0.key != "page" && $0.key != "api_key" }
+            .map { "\($0.key)=\($0.value)" }.sorted()
+        func target(_ number: Int) -> String {
+            "<\(path)?\((["page=\(number)"] + others).joined(separator: "&"))>"
+        }
+        var links: [String] = []
+        if page < totalPages { links.append("\(target(page + 1)); rel=\"next\"") }
+        if page > 1 { links.append("\(target(page - 1)); rel=\"prev\"") }
+        links.append("\(target(1)); rel=\"first\"")
+        links.append("\(target(max(totalPages, 1))); rel=\"last\"")
+        return links.joined(separator: ", ")
     }
 }
