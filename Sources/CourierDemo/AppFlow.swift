@@ -37,6 +37,7 @@ struct AppFlow {
         await transferLargeFile()
         await showFriends(friends, of: me)
         await showMovies(movieService)
+        await showStreamsAndPages(movieService)
         await showStandards(movies: movies)
         await cancelSlowRequest(social, me: me)
         await showServerErrors(social, movies: movies, me: me)

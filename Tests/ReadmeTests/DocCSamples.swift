@@ -208,3 +208,65 @@ func makeBasicClient(base: BaseURL) -> Client {
         $0.middleware = [BasicAuthenticationMiddleware(username: "ada", password: "lovelace")]
     }
 }
+
+// MARK: Streams and pages
+
+struct Tick: Decodable, Sendable {
+    let price: Double
+}
+
+func watchPrices(on client: Client) async throws {
+    for try await event in client.events(Request<Tick>(.get, "prices/live")) {
+        print(event.id ?? "-", event.type, event.data.price)
+    }
+}
+
+func watchPricesPatiently(on client: Client) async throws {
+    var options = EventStreamOptions()
+    options.idleTimeout = .seconds(30)          // the server sends a comment every 15 s
+    options.maximumReconnectAttempts = 10
+    for try await event in client.events(Request<Tick>(.get, "prices/live"), options: options) {
+        print(event.data.price)
+    }
+}
+
+struct ExportedMovie: Decodable, Sendable {
+    let id: Int
+    let title: String
+}
+
+func importCatalog(from client: Client) async throws -> Int {
+    var count = 0
+    for try await _ in client.lines(Request<ExportedMovie>(.get, "exports/movies.jsonl")) {
+        count += 1
+    }
+    return count
+}
+
+struct RepoPage: Decodable, Sendable {
+    let page: Int
+    let totalPages: Int
+    let repos: [String]
+    let nextCursor: String?
+}
+
+func allRepos(on client: Client) async throws -> [String] {
+    var names: [String] = []
+    let first = Request<RepoPage>(.get, "repos", query: ["per_page": 50])
+    for try await name in client.items(first, by: .pageNumber(current: \.page, total: \.totalPages), of: \.repos) {
+        names.append(name)
+    }
+    return names
+}
+
+func followLinks(on client: Client) async throws {
+    for try await page in client.pages(Request<RepoPage>(.get, "repos"), by: .link, maximumPages: 20) {
+        print(page.repos)
+    }
+}
+
+func followCursors(on client: Client) async throws {
+    for try await page in client.pages(Request<RepoPage>(.get, "feed"), by: .cursor("after", from: \.nextCursor)) {
+        print(page.repos)
+    }
+}
