@@ -41,6 +41,9 @@ struct ReadmeTests {
         #expect(try await saveTrailer(files, to: destination) == 5_000_000)
         try await uploadRecording(files, from: destination)
         #expect(try await countBytes(files) == 1_000_000)
+        #expect(try await liveTicks(files) == [1, 2, 3, 4, 5])
+        let allTitles = try await everyPopularTitle(movies.client)
+        #expect(allTitles.count == 200 && Set(allTitles).count > 1)
         await server.stop()
     }
 }

@@ -184,3 +184,24 @@ func decodeMovie(_ data: Data) throws -> Movie {
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     return try decoder.decode(Movie.self, from: data)
 }
+
+struct TickerEvent: Decodable, Sendable {
+    let n: Int
+}
+
+func liveTicks(_ client: Client) async throws -> [Int] {
+    var ticks: [Int] = []
+    let ticker = Request<TickerEvent>(.get, "events/ticker", query: ["count": 5, "disconnect_after": 2, "end": "204"])
+    for try await event in client.events(ticker) {   // reconnects with Last-Event-ID until the 204
+        ticks.append(event.data.n)
+    }
+    return ticks
+}
+
+func everyPopularTitle(_ movies: Client) async throws -> [String] {
+    var titles: [String] = []
+    for try await page in movies.pages(MovieAPI.popular(page: 1), by: .link) {   // Link: rel="next"
+        titles += page.results.map(\.title)
+    }
+    return titles
+}
