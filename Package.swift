@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "CourierJSON", targets: ["CourierJSON"]),
         // Empty unless the dependent enables the `AsyncHTTPClient` trait (see the traits below).
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        // Stubs, recorded requests, HAR record and replay, a test clock: for an app's test targets.
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
     ],
     // `AsyncHTTPClient` is on by default, so that this package's own commands build and test both
     // transports as written. An app that wants no SwiftNIO, NIO SSL or AsyncHTTPClient clone
@@ -90,6 +92,11 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: ahc),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: ahc),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CourierTesting",
+            dependencies: ["Courier"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -162,6 +169,28 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // What Courier's own test targets share: one lock box, one log capture, one `capture`.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Courier",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourierTestingTests",
+            dependencies: [
+                "Courier",
+                "CourierTesting",
+                "ExampleAPIs",
+                "ReferenceServer",
+                "TestSupport",
+            ],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
