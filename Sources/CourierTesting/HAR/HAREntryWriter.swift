@@ -15,7 +15,8 @@ struct HAREntryWriter {
         milliseconds: Double
     ) -> HARArchive.Entry {
         let head = request.request
-        let target = redaction.redact(target: head.path ?? "/")
+        // The placeholder's angle brackets are not allowed in a URL: encoded, the URL still parses.
+        let target = redaction.redact(target: head.path ?? "/").replacingOccurrences(of: Redaction.placeholder, with: "%3Credacted%3E")
         var origin = request.origin.absoluteString
         while origin.hasSuffix("/") { origin.removeLast() }
         let url = origin + target

@@ -34,13 +34,21 @@ extension StubTransport {
         }
     }
 
+    /// The components of a recorded URL, which other tools may write with characters a URL may
+    /// not hold (spaces, `<redacted>`).
+    private static func components(_ url: String) -> URLComponents? {
+        URLComponents(string: url) ?? url.addingPercentEncoding(withAllowedCharacters: allowedInURL).flatMap { URLComponents(string: $0) }
+    }
+
+    private static let allowedInURL = CharacterSet.urlQueryAllowed.union(.urlPathAllowed).union(CharacterSet(charactersIn: ":/?#&=%"))
+
     private static func pathAndQuery(_ url: String) -> String {
-        guard let components = URLComponents(string: url) else { return url }
+        guard let components = components(url) else { return url }
         return components.percentEncodedPath + "?" + (components.percentEncodedQuery ?? "")
     }
 
     private static func matcher(for request: HARArchive.Request) -> RequestMatcher? {
-        guard let components = URLComponents(string: request.url), let method = HTTPRequest.Method(request.method) else { return nil }
+        guard let components = components(request.url), let method = HTTPRequest.Method(request.method) else { return nil }
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         var matcher = RequestMatcher(method, path)
         for item in components.queryItems ?? [] {
