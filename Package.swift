@@ -193,6 +193,13 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
+        // What an app team writes: the example services tested over CourierTesting only.
+        .testTarget(
+            name: "ExampleAPIsTests",
+            dependencies: ["Courier", "CourierTesting", "ExampleAPIs"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CourierJSONTests",
             dependencies: [
