@@ -215,6 +215,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "CourierTesting",
                 "ReferenceServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
