@@ -21,7 +21,7 @@ public final class HARRecorder: Transport {
     public let wrapped: any Transport
     private let redaction: Redaction
     private let redactsResponseBodies: Bool
-    private let entries = Locked<[HARArchive.Entry]>([])
+    private let entries = LockedState<[HARArchive.Entry]>([])
 
     /// The content codings the wrapped transport decodes.
     public var contentCodings: Set<ContentCoding> { wrapped.contentCodings }

@@ -19,6 +19,7 @@ extension RecordedRequest {
     }
 }
 
+#if canImport(Testing)
 /// Fails a Swift Testing test, with a readable difference, unless `request` matches `expected`.
 ///
 /// ```swift
@@ -28,7 +29,6 @@ extension RecordedRequest {
 ///   - request: A recorded request; `nil` (no such request) fails.
 ///   - expected: What it should be.
 ///   - sourceLocation: Where the failure is reported.
-#if canImport(Testing)
 public func expectRequest(_ request: RecordedRequest?, matches expected: RequestMatcher, sourceLocation: SourceLocation = #_sourceLocation) {
     guard let request else {
         Issue.record("No request was recorded; expected \(expected).", sourceLocation: sourceLocation)
@@ -40,13 +40,13 @@ public func expectRequest(_ request: RecordedRequest?, matches expected: Request
 }
 #endif
 
+#if canImport(XCTest)
 /// Fails an XCTest test, with a readable difference, unless `request` matches `expected`.
 /// - Parameters:
 ///   - request: A recorded request; `nil` (no such request) fails.
 ///   - expected: What it should be.
 ///   - file: Where the failure is reported.
 ///   - line: Where the failure is reported.
-#if canImport(XCTest)
 public func XCTAssertRequest(_ request: RecordedRequest?, matches expected: RequestMatcher, file: StaticString = #filePath, line: UInt = #line) {
     guard let request else {
         XCTFail("No request was recorded; expected \(expected).", file: file, line: line)

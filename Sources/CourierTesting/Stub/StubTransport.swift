@@ -36,7 +36,7 @@ public final class StubTransport: Transport {
         var requests: [RecordedRequest] = []
     }
 
-    private let state = Locked(State())
+    private let state = LockedState(State())
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// The stub decodes no content codings: its bodies are sent as they are.

@@ -1,3 +1,5 @@
+import Courier
+
 /// A clock that moves only when a test moves it: delays, timeouts, retry back-off and rate-limit
 /// waits measured on it pass in no real time.
 ///
@@ -60,7 +62,7 @@ public final class ManualClock: Clock, Sendable {
         var nextID = 0
     }
 
-    private let state = Locked(State())
+    private let state = LockedState(State())
 
     /// Creates a clock at offset zero.
     public init() {}
