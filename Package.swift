@@ -162,6 +162,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierJSON",
+                "TestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Logging", package: "swift-log"),
@@ -204,6 +205,7 @@ let package = Package(
             name: "CourierJSONTests",
             dependencies: [
                 "CourierJSON",
+                "TestSupport",
                 // `JSONValue`, the type an untyped payload is read into, lives in Courier.
                 "Courier",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -225,6 +227,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "Courier",
+                "TestSupport",
                 "CourierAsyncHTTPClient",
                 "ExampleAPIs",
                 "ReferenceServer",

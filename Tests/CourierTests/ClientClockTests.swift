@@ -2,6 +2,7 @@ import Clocks
 @testable import Courier
 import Foundation
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 @Suite("The client's timeouts and waits read one clock a test replaces, and its dates one wall clock")

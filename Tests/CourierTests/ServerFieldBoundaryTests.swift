@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import TestSupport
 import Testing
 
 @testable import Courier
@@ -60,10 +61,10 @@ struct ServerFieldBoundaryTests {
             $0.timeout = .seconds(30)
         }
         let first = await capture { try await client.send(Request<Data>(.get, "a")) }
-        #expect((first.failureValue as? CourierError)?.kind == .rateLimited)
+        #expect(first.error?.kind == .rateLimited)
         let second = await capture { try await client.send(Request<Data>(.get, "b")) }
-        #expect((second.failureValue as? CourierError)?.kind == .rateLimited)
-        #expect((second.failureValue as? CourierError)?.failureReason?.contains("longer than the request's timeout") == true)
+        #expect(second.error?.kind == .rateLimited)
+        #expect(second.error?.failureReason?.contains("longer than the request's timeout") == true)
         #expect(transport.requests.count == 1, "the paused request never reached the transport")
     }
 
@@ -121,7 +122,7 @@ struct ServerFieldBoundaryTests {
         let result = await capture { try await client.send(Request<Event>(.get, "events/1")) }
         switch (result, expected) {
         case (.success(let ours), .success(let theirs)): #expect(ours == theirs)
-        case (.failure(let error as CourierError), .failure): #expect(error.kind == .decodingFailed)
+        case (.failure(let error), .failure): #expect(error.kind == .decodingFailed)
         default: Issue.record("JSONDecoder gives \(expected), the client \(result)")
         }
     }

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 /// A user-written middleware: the example from ``Middleware``'s documentation, compiled here.

@@ -3,24 +3,9 @@ import Foundation
 import InMemoryTracing
 import Logging
 import MetricsTestKit
+import TestSupport
 import Testing
 import Tracing
-
-/// Collects log lines in memory.
-struct CapturingLogHandler: LogHandler {
-    let lines: LockedBox<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lines.mutate { $0.append("\(event.level): \(event.message)") }
-    }
-}
 
 @Suite("Logging, metrics, tracing and reachability")
 struct ObservabilityTests {
@@ -44,7 +29,7 @@ struct ObservabilityTests {
     @Test("one line per exchange with method, URL, status, time, bytes and attempt; cURL at debug; no secret anywhere")
     func loggingLines() async throws {
         let lines = LockedBox<[String]>([])
-        var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
+        var logger = Logger(label: "test") { _ in LogCapture(lines: lines) }
         logger.logLevel = .debug
         let transport = ScriptedTransport([.status(200, headers: [.setCookie: "session=cookie-secret"], body: #"{"ok":true}"#)])
         let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
@@ -68,7 +53,7 @@ struct ObservabilityTests {
     @Test("failures are logged at warning with their kind")
     func loggingFailures() async throws {
         let lines = LockedBox<[String]>([])
-        var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
+        var logger = Logger(label: "test") { _ in LogCapture(lines: lines) }
         logger.logLevel = .info
         let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(ScriptedTransport([.failure(URLError(.notConnectedToInternet))]))) {
             $0.middleware = [LoggingMiddleware(logger: logger)]

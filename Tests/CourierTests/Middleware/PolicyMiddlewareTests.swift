@@ -1,6 +1,7 @@
 import Clocks
 @testable import Courier
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Retry and rate-limit middleware carry out their decisions, on a test clock")
@@ -119,9 +120,4 @@ func drive(_ clock: TestClock<Duration>, until condition: () -> Bool) async {
         await clock.advance(by: .milliseconds(10))
         await Task.yield()
     }
-}
-
-/// The result of a throwing call, for checks on either outcome.
-func capture<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
-    do { return .success(try await body()) } catch { return .failure(error) }
 }

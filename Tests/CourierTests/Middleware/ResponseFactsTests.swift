@@ -2,6 +2,7 @@ import Clocks
 @testable import Courier
 import Foundation
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 @Suite("Response facts come back through the chain with the response")

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import OpenAPIRuntime
+import TestSupport
 
 /// A transport for the pure middleware tests: answers each request with the next scripted reply
 /// and records what it was sent. (Networking itself is proven in IntegrationTests.)
@@ -37,19 +38,6 @@ final class ScriptedTransport: ClientTransport, Sendable {
             throw error
         }
     }
-}
-
-/// A value behind a lock, for test doubles.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {  // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value { lock.withLock { stored } }
-
-    @discardableResult
-    func mutate<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&stored) } }
 }
 
 extension Client {
