@@ -162,6 +162,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierJSON",
+                "CourierTesting",
                 "TestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),

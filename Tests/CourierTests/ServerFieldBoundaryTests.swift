@@ -1,3 +1,4 @@
+import CourierTesting
 import Foundation
 import HTTPTypes
 import TestSupport
@@ -53,10 +54,10 @@ struct ServerFieldBoundaryTests {
 
     @Test("a server's pause past the request's timeout fails the next request at once, as rate limited")
     func longPauseFailsAtOnce() async throws {
-        let transport = ScriptedTransport([
+        let transport = StubTransport.scripted([
             .status(429, headers: [.rateLimitRemaining: "0", .rateLimitReset: "99999999999999999999"])
         ])
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
+        let client = Client(baseURL: "https://api.example.com", transport: transport) {
             $0.middleware = [RateLimitMiddleware(.perHost(5, per: .seconds(1)))]
             $0.timeout = .seconds(30)
         }
@@ -116,7 +117,7 @@ struct ServerFieldBoundaryTests {
         let foundation = JSONDecoder()
         foundation.dateDecodingStrategy = .iso8601
         let expected = Result { try foundation.decode(Event.self, from: Data(payload.utf8)) }
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(ScriptedTransport([.status(200, body: payload)]))) {
+        let client = Client(baseURL: "https://api.example.com", transport: StubTransport.scripted([.status(200, body: payload)])) {
             $0.decoder.dateDecodingStrategy = .iso8601
         }
         let result = await capture { try await client.send(Request<Event>(.get, "events/1")) }

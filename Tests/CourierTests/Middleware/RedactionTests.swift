@@ -1,4 +1,5 @@
 @testable import Courier
+import CourierTesting
 import Foundation
 import Logging
 import TestSupport
@@ -37,7 +38,7 @@ struct RedactionTests {
             var logger = Logger(label: "test") { _ in LogCapture(lines: lines) }
             logger.logLevel = .debug
             let tokens = AuthenticationSession(store: InMemoryTokenStore(AuthTokens(accessToken: "TOKEN-VALUE"))) { $0 }
-            let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(ScriptedTransport([.status(200, body: "{}")]))) {
+            let client = Client(baseURL: "https://api.example.com", transport: StubTransport.scripted([.status(200, body: "{}")])) {
                 $0.middleware = [AuthenticationMiddleware(tokens, scheme: scheme), LoggingMiddleware(logger: logger)]
             }
             let _: JSONValue = try await client.send(Request(.get, "me"))
