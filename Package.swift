@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "CourierJSON", targets: ["CourierJSON"]),
         // Empty unless the dependent enables the `AsyncHTTPClient` trait (see the traits below).
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        // Stubs, recorded requests, HAR record and replay, a test clock: for an app's test targets.
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
     ],
     // `AsyncHTTPClient` is on by default, so that this package's own commands build and test both
     // transports as written. An app that wants no SwiftNIO, NIO SSL or AsyncHTTPClient clone
@@ -93,6 +95,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "CourierTesting",
+            dependencies: ["Courier"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "ExampleAPIs",
             dependencies: ["Courier"],
             swiftSettings: swiftSettings
@@ -155,6 +162,8 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierJSON",
+                "CourierTesting",
+                "TestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Logging", package: "swift-log"),
@@ -164,10 +173,40 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What Courier's own test targets share: one lock box, one log capture, one `capture`.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Courier",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourierTestingTests",
+            dependencies: [
+                "Courier",
+                "CourierTesting",
+                "ExampleAPIs",
+                "ReferenceServer",
+                "TestSupport",
+            ],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        // What an app team writes: the example services tested over CourierTesting only.
+        .testTarget(
+            name: "ExampleAPIsTests",
+            dependencies: ["Courier", "CourierTesting", "ExampleAPIs"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CourierJSONTests",
             dependencies: [
                 "CourierJSON",
+                "TestSupport",
                 // `JSONValue`, the type an untyped payload is read into, lives in Courier.
                 "Courier",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -179,6 +218,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "CourierTesting",
                 "ReferenceServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -188,6 +228,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "Courier",
+                "TestSupport",
                 "CourierAsyncHTTPClient",
                 "ExampleAPIs",
                 "ReferenceServer",

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import PropertyBased
+import TestSupport
 import Testing
 
 @testable import CourierJSON
@@ -64,7 +65,7 @@ extension GeneratedInputTests {
 
         @Test("random and mutated bytes: no crash, and JSONSerialization's verdict")
         func acceptReject() async {
-            let disagreements = LockedCounter()
+            let disagreements = LockedBox(0)
             await propertyCheck(count: Self.inputs, input: Gen<UInt64>.value(in: 0...UInt64.max)) { seed in
                 await Task.yield()  // let the suites on the other thread run
                 let bytes = Self.input(seed: seed)
@@ -97,23 +98,5 @@ extension GeneratedInputTests {
             if case .dataCorrupted(let context) = error { return context }
             return nil
         }
-    }
-}
-
-/// A counter the property's runs share.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() {
-        lock.lock()
-        count += 1
-        lock.unlock()
-    }
-
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
     }
 }

@@ -1,7 +1,9 @@
 import Clocks
 @testable import Courier
+import CourierTesting
 import Foundation
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 @Suite("The client's timeouts and waits read one clock a test replaces, and its dates one wall clock")
@@ -45,8 +47,8 @@ struct ClientClockTests {
     @Test("a rate limit without a clock of its own waits on the client's clock")
     func rateLimitOnTheClientsClock() async throws {
         let clock = TestClock()
-        let transport = ScriptedTransport([])
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
+        let transport = StubTransport.scripted([])
+        let client = Client(baseURL: "https://api.example.com", transport: transport) {
             $0.clock = clock
             $0.middleware = [RateLimitMiddleware(.perHost(1, per: .seconds(3600)))]
         }
@@ -64,8 +66,8 @@ struct ClientClockTests {
     @Test("a Retry-After date is read against the client's wall clock, the wait on its clock")
     func retryAfterDateOnTheClientsWallClock() async throws {
         let clock = TestClock()
-        let transport = ScriptedTransport([.status(503, headers: [.retryAfter: "Sun, 09 Sep 2001 01:46:42 GMT"]), .status(204)])
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
+        let transport = StubTransport.scripted([.status(503, headers: [.retryAfter: "Sun, 09 Sep 2001 01:46:42 GMT"]), .status(204)])
+        let client = Client(baseURL: "https://api.example.com", transport: transport) {
             $0.clock = clock
             $0.currentDate = { Date(timeIntervalSince1970: 1_000_000_000) }
             $0.middleware = [RetryMiddleware(.exponential(maxAttempts: 2))]

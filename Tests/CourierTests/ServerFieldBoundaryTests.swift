@@ -1,5 +1,7 @@
+import CourierTesting
 import Foundation
 import HTTPTypes
+import TestSupport
 import Testing
 
 @testable import Courier
@@ -52,18 +54,18 @@ struct ServerFieldBoundaryTests {
 
     @Test("a server's pause past the request's timeout fails the next request at once, as rate limited")
     func longPauseFailsAtOnce() async throws {
-        let transport = ScriptedTransport([
+        let transport = StubTransport.scripted([
             .status(429, headers: [.rateLimitRemaining: "0", .rateLimitReset: "99999999999999999999"])
         ])
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
+        let client = Client(baseURL: "https://api.example.com", transport: transport) {
             $0.middleware = [RateLimitMiddleware(.perHost(5, per: .seconds(1)))]
             $0.timeout = .seconds(30)
         }
         let first = await capture { try await client.send(Request<Data>(.get, "a")) }
-        #expect((first.failureValue as? CourierError)?.kind == .rateLimited)
+        #expect(first.error?.kind == .rateLimited)
         let second = await capture { try await client.send(Request<Data>(.get, "b")) }
-        #expect((second.failureValue as? CourierError)?.kind == .rateLimited)
-        #expect((second.failureValue as? CourierError)?.failureReason?.contains("longer than the request's timeout") == true)
+        #expect(second.error?.kind == .rateLimited)
+        #expect(second.error?.failureReason?.contains("longer than the request's timeout") == true)
         #expect(transport.requests.count == 1, "the paused request never reached the transport")
     }
 
@@ -115,13 +117,13 @@ struct ServerFieldBoundaryTests {
         let foundation = JSONDecoder()
         foundation.dateDecodingStrategy = .iso8601
         let expected = Result { try foundation.decode(Event.self, from: Data(payload.utf8)) }
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(ScriptedTransport([.status(200, body: payload)]))) {
+        let client = Client(baseURL: "https://api.example.com", transport: StubTransport.scripted([.status(200, body: payload)])) {
             $0.decoder.dateDecodingStrategy = .iso8601
         }
         let result = await capture { try await client.send(Request<Event>(.get, "events/1")) }
         switch (result, expected) {
         case (.success(let ours), .success(let theirs)): #expect(ours == theirs)
-        case (.failure(let error as CourierError), .failure): #expect(error.kind == .decodingFailed)
+        case (.failure(let error), .failure): #expect(error.kind == .decodingFailed)
         default: Issue.record("JSONDecoder gives \(expected), the client \(result)")
         }
     }

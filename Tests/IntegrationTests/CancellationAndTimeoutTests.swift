@@ -2,6 +2,7 @@ import Courier
 import ExampleAPIs
 import Foundation
 import ReferenceServer
+import TestSupport
 import Testing
 
 @Suite("Cancellation, timeouts and offline failures against real sockets", .timingSensitive)

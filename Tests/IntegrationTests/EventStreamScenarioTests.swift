@@ -2,6 +2,7 @@ import Courier
 import ExampleAPIs
 import Foundation
 import ReferenceServer
+import TestSupport
 import Testing
 
 /// Server-sent events, JSON Lines and pages against the reference server, on every transport.

@@ -2,6 +2,7 @@ import Courier
 import ExampleAPIs
 import Foundation
 import ReferenceServer
+import TestSupport
 import Testing
 
 /// The cases run one after another: 26 servers and clients at once on two cores made the times in

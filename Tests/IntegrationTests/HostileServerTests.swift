@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import TestSupport
 import Testing
 
 /// What a hostile or broken server sends, from a raw socket, through every transport.

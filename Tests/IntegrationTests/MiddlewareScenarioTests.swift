@@ -3,26 +3,8 @@ import ExampleAPIs
 import Foundation
 import Logging
 import ReferenceServer
+import TestSupport
 import Testing
-
-/// Collects log lines in memory.
-struct LogCollector: LogHandler {
-    let lines: LockedLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .debug
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) { lines.append("\(event.level): \(event.message)") }
-}
-
-final class LockedLines: @unchecked Sendable {  // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func append(_ line: String) { lock.withLock { stored.append(line) } }
-    var all: [String] { lock.withLock { stored } }
-}
 
 struct Attempts: Decodable, Sendable {
     var key: String
@@ -160,8 +142,8 @@ struct MiddlewareScenarioTests {
         options.tokenLifetime = .milliseconds(1500)
         options.refreshedTokenLifetime = .seconds(120)
         try await withBackends(transport, options: options) { backends in
-            let lines = LockedLines()
-            var logger = Logger(label: "courier.tests") { _ in LogCollector(lines: lines) }
+            let lines = LockedBox<[String]>([])
+            var logger = Logger(label: "courier.tests") { _ in LogCapture(lines: lines, logLevel: .debug) }
             logger.logLevel = .trace
             let authClient = backends.auth()
             authClient.configuration.middleware.append(LoggingMiddleware(logger: logger))

@@ -6,6 +6,7 @@ import ExampleAPIs
 import Foundation
 import HTTPTypes
 import ReferenceServer
+import TestSupport
 import Testing
 
 @Suite("Redirects are followed by Courier, and credentials stay with their origin", .timingSensitive)
@@ -187,7 +188,7 @@ struct RedirectTests {
     @Test("a 401 from another origin reached by redirect does not refresh this origin's token", arguments: TransportKind.allCases)
     func crossOriginUnauthorized(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
-            let refreshes = Counter()
+            let refreshes = LockedBox(0)
             let tokens = AuthenticationSession(
                 store: InMemoryTokenStore(AuthTokens(accessToken: "token", refreshToken: "refresh"))
             ) { tokens in

@@ -3,6 +3,7 @@ import ExampleAPIs
 import Foundation
 import HTTPTypes
 import ReferenceServer
+import TestSupport
 import Testing
 
 /// A transport that waited on the challenge would end these calls with `timedOut` after the 3-second

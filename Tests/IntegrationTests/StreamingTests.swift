@@ -2,6 +2,7 @@ import Courier
 import ExampleAPIs
 import Foundation
 import ReferenceServer
+import TestSupport
 import Testing
 
 @Suite("Files stream to and from disk, and bodies can be read as they arrive", .timingSensitive)
@@ -13,7 +14,7 @@ struct StreamingTests {
 
     /// Records progress values reported from background tasks.
     final class ProgressLog: Sendable {
-        private let values = LockedValues<TransferProgress>()
+        private let values = LockedBox<[TransferProgress]>([])
         func record(_ progress: TransferProgress) { values.append(progress) }
         var all: [TransferProgress] { values.all }
     }

@@ -6,6 +6,7 @@ import CourierAsyncHTTPClient
 import Foundation
 import NIOSSL
 import ReferenceServer
+import TestSupport
 import Testing
 
 @Suite("HTTPS on loopback: custom roots and public-key pins", .timingSensitive)

@@ -4,8 +4,10 @@
 // swift-format-ignore-file
 import Courier
 import CourierAsyncHTTPClient
+import CourierTesting
 import Foundation
 import Logging
+import Testing
 
 // MARK: Getting started
 
@@ -269,4 +271,122 @@ func followCursors(on client: Client) async throws {
     for try await page in client.pages(Request<RepoPage>(.get, "feed"), by: .cursor("after", from: \.nextCursor)) {
         print(page.repos)
     }
+}
+
+// MARK: Testing your app
+
+func makeSocialClient(transport: any Transport = .urlSession()) -> Client {
+    Client(baseURL: "https://social.example.com/api/v1", transport: transport) {
+        $0.errorFormat = .message
+    }
+}
+
+@Test("the friends of a user decode")
+func friendsDecode() async throws {
+    let stub = StubTransport()
+    stub.answer(.get("friends").query("user_id", "1"), with: .json([["id": 2, "name": "Grace"]]))
+    let social = makeSocialClient(transport: stub)
+
+    let friends = try await social.send(FriendsAPI.list(userID: 1))
+
+    #expect(friends.map(\.name) == ["Grace"])
+}
+
+func registerAnswers(on stub: StubTransport, fixtures: URL, avatar: Data) {
+    stub.answer(.get("friends/{id}/mutual"), with: .fixture(fixtures.appending(path: "mutual.json")))
+    stub.answer(.get("friends"), with: .status(.serviceUnavailable), .json([["id": 2, "name": "Grace"]]))   // 503, then 200
+    stub.answer(.post("friends").jsonBody(["user_id": 1, "friend_id": 2]), with: .json(["message": "Already friends"], status: .conflict))
+    stub.answer(.get("avatars/{id}"), with: .data(avatar, contentType: "image/png").throttled(bytesPerSecond: 50_000))
+    stub.answer(.delete("friends/{id}"), with: .failure(.offline))
+    stub.answer(.get("search")) { request in
+        .json(["query": .string(request.queryValue("q") ?? "")])
+    }
+}
+
+@Test("a request nothing answers fails with what was registered")
+func unmatchedRequest() async throws {
+    let stub = StubTransport()
+    stub.answer(.get("friends"), with: .json([]))
+    let social = makeSocialClient(transport: stub)
+
+    let error = await #expect(throws: CourierError.self) { try await social.send(FriendsAPI.mutual(userID: 1, otherID: 2)) }
+    #expect(error?.description.contains("1. GET friends") == true)
+}
+
+extension FriendsAPI: SampleResponding {
+    var sampleResponse: StubResponse {
+        switch self {
+        case .list: .json([["id": 2, "name": "Grace"]])
+        case .mutual: .json([["id": 3, "name": "Linus"]])
+        }
+    }
+}
+
+@Test("every endpoint answers from its sample")
+func answersFromSamples() async throws {
+    let stub = StubTransport(samples: [FriendsAPI.list(userID: 0), FriendsAPI.mutual(userID: 0, otherID: 0)])
+    let social = makeSocialClient(transport: stub)
+
+    #expect(try await social.send(FriendsAPI.mutual(userID: 1, otherID: 9)).map(\.name) == ["Linus"])
+}
+
+@Test("the request carries the user and the token")
+func requestCarriesToken() async throws {
+    let stub = StubTransport()
+    stub.answer(.get("friends"), with: .json([]))
+    let session = AuthenticationSession { _ in AuthTokens(accessToken: "renewed") }
+    try session.signIn(AuthTokens(accessToken: "secret-token"))
+    let social = makeSocialClient(transport: stub)
+    social.configuration.middleware = [AuthenticationMiddleware(session, scheme: .jwt)]
+
+    _ = try await social.send(FriendsAPI.list(userID: 1))
+
+    let request = try #require(stub.requests.first)
+    #expect(request.queryValue("user_id") == "1")
+    expectRequest(request, matches: .get("friends").header(.authorization, "JWT secret-token"))
+    print(request)   // GET https://social.example.com/api/v1/friends?user_id=1, Authorization: <redacted>
+}
+
+@Test("a silent server times out after 30 seconds of the test's clock")
+func silentServerTimesOut() async throws {
+    let clock = ManualClock()
+    let stub = StubTransport(clock: clock)
+    stub.answer(.any, with: .json([]).delayed(by: .seconds(60)))
+    let social = makeSocialClient(transport: stub)
+    social.configuration.clock = clock
+    social.configuration.timeout = .seconds(30)
+
+    let call = Task { try await social.send(FriendsAPI.list(userID: 1)) }
+    #expect(await clock.run(until: { stub.requests.count == 1 }))
+    await clock.advance(by: .seconds(30))
+
+    let error = await #expect(throws: CourierError.self) { try await call.value }
+    #expect(error?.kind == .timedOut)
+}
+
+@Test("a 503 is retried after its back-off")
+func retriesAfter503() async throws {
+    let clock = ManualClock()
+    let stub = StubTransport(clock: clock)
+    stub.answer(.get("friends"), with: .status(.serviceUnavailable), .json([["id": 2, "name": "Grace"]]))
+    let social = makeSocialClient(transport: stub)
+    social.configuration.clock = clock
+    social.configuration.middleware = [RetryMiddleware(.exponential(maxAttempts: 3))]
+
+    let call = Task { try await social.send(FriendsAPI.list(userID: 1)) }
+    #expect(await clock.run(until: { stub.requests.count == 2 }))   // moves through the back-off at once
+
+    #expect(try await call.value.count == 1)
+}
+
+func recordFriends(to file: URL) async throws {
+    let recorder = HARRecorder(.urlSession())
+    let social = makeSocialClient(transport: recorder)
+    _ = try await social.send(FriendsAPI.list(userID: 1))
+    try recorder.archive.write(to: file)   // no credentials: header fields, query parameters and cookies redacted
+}
+
+func replayFriends(from file: URL) async throws -> [Friend] {
+    let stub = StubTransport(replaying: try HARArchive(contentsOf: file))
+    return try await makeSocialClient(transport: stub).send(FriendsAPI.list(userID: 1))
 }

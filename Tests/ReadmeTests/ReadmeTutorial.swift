@@ -6,8 +6,10 @@ import Courier
 #if AsyncHTTPClient
 import CourierAsyncHTTPClient
 #endif
+import CourierTesting
 import Foundation
 import Logging
+import Testing
 
 struct Movie: Decodable, Sendable {
     let id: Int
@@ -41,8 +43,8 @@ extension Backend {
     )
 }
 
-func makeMovieClient(environment: ServerEnvironment, apiKey: String) -> Client {
-    Client(backend: .movies, environment: environment) {
+func makeMovieClient(environment: ServerEnvironment, apiKey: String, transport: any Transport = .urlSession()) -> Client {
+    Client(backend: .movies, environment: environment, transport: transport) {
         $0.errorFormat = .tmdb                                  // {"status_message": …, "status_code": …}
         $0.commonParameters.query["api_key"] = apiKey           // sent with every request
         $0.decoder.keyDecodingStrategy = .convertFromSnakeCase  // vote_average → voteAverage
@@ -204,4 +206,27 @@ func everyPopularTitle(_ movies: Client) async throws -> [String] {
         titles += page.results.map(\.title)
     }
     return titles
+}
+
+// MARK: Testing your app
+
+@Test("popular movies decode, and every request carries the API key")
+func popularMoviesDecode() async throws {
+    let stub = StubTransport()
+    stub.answer(.get("movie/popular"), with: .json(["page": 1, "total_pages": 1, "results": [["id": 550, "title": "Fight Club", "vote_average": 8.4]]]))
+    let movies = MovieService(client: makeMovieClient(environment: .production, apiKey: "test-key", transport: stub))
+
+    #expect(try await movies.popular().map(\.title) == ["Fight Club"])
+    expectRequest(stub.requests.first, matches: .get("movie/popular").query("page", "1").query("api_key", "test-key"))
+}
+
+@Test("a rejected API key reaches the app with the server's message")
+func rejectedKey() async throws {
+    let stub = StubTransport()
+    stub.answer(.any, with: .json(["status_code": 7, "status_message": "Invalid API key"], status: .unauthorized))
+    let movies = MovieService(client: makeMovieClient(environment: .production, apiKey: "wrong", transport: stub))
+
+    let error = await #expect(throws: CourierError.self) { try await movies.popular() }
+    #expect(error?.kind == .unauthorized)
+    #expect(error?.message == "Invalid API key")
 }

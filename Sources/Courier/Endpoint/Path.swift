@@ -16,7 +16,7 @@ public struct Path: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
     let escaped: String
     /// The path with every interpolated value as `{}`: `movie/{}/videos`. Names, metric labels and
     /// span names use it, so no value (an identifier, a reset code) reaches them.
-    let template: String
+    package let template: String
     /// Why the path may not be sent, when it may not.
     let problem: String?
 

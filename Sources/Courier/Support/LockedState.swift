@@ -4,16 +4,16 @@ import Foundation
 ///
 /// `Mutex` from the Synchronization module would do, but needs iOS 18 / macOS 15.
 // @unchecked: every access to `value` goes through `lock`.
-final class LockedState<Value>: @unchecked Sendable {
+package final class LockedState<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with exclusive access to the value. Never `await` inside.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

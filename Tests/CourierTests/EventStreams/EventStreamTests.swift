@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 @testable import Courier

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 @testable import Courier
@@ -104,7 +105,7 @@ struct PaginationTests {
         let result = await capture {
             for try await _ in Self.client(server).pages(Request<Page>(.get, "repos"), by: .link) {}
         }
-        #expect((result.failureValue as? CourierError)?.kind == .invalidResponse)
+        #expect(result.error?.kind == .invalidResponse)
         #expect(server.paths.value == ["/v1/repos"])
     }
 
@@ -123,13 +124,13 @@ struct PaginationTests {
         let result = await capture {
             for try await page in Self.client(good).lines(Request<Page>(.get, "export")) { pages.append(page.page) }
         }
-        #expect(result.failureValue == nil)
+        #expect(result.error == nil)
         #expect(pages == [1, 2])
         let bad = PageServer { _ in ("{\"page\":1,\"items\":[]}\r\n\r\n{\"page\":2,\"items\":[}\n", nil) }
         let failure = await capture {
             for try await _ in Self.client(bad).lines(Request<Page>(.get, "export")) {}
         }
-        let error = failure.failureValue as? CourierError
+        let error = failure.error
         #expect(error?.kind == .decodingFailed)
         #expect(error?.failureReason?.contains("Line 3") == true)
     }

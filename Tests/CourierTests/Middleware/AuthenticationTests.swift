@@ -1,5 +1,6 @@
 @testable import Courier
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Authentication: tokens added, one refresh for many refusals, stores and schemes")
@@ -46,11 +47,11 @@ struct AuthenticationTests {
         let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(TokenCheckingTransport())) {
             $0.middleware = [AuthenticationMiddleware(session)]
         }
-        let results = await withTaskGroup(of: Result<Void, any Error>.self) { group in
+        let results = await withTaskGroup(of: Result<Void, CourierError>.self) { group in
             for _ in 0..<20 { group.addTask { await capture { try await client.send(Request<Void>(.get, "items")) } } }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(results.allSatisfy { if case .failure(let error as CourierError) = $0 { error.kind == .unauthorized } else { false } })
+        #expect(results.allSatisfy { if case .failure(let error) = $0 { error.kind == .unauthorized } else { false } })
         #expect(session.refreshCount == 1)
         #expect(await events.next() == .expired)
         _ = await capture { try await client.send(Request<Void>(.get, "again")) }

@@ -1,4 +1,5 @@
 @testable import Courier
+import CourierTesting
 import Foundation
 import Testing
 
@@ -24,9 +25,9 @@ struct BasicAuthenticationTests {
 
     @Test("the middleware sends the credentials with requests that want authentication, and delivers a 401")
     func middleware() async throws {
-        let transport = ScriptedTransport([.status(200), .status(200), .status(401)])
+        let transport = StubTransport.scripted([.status(200), .status(200), .status(401)])
         // As in BasicAuthenticationMiddleware's documentation.
-        let registry = Client(baseURL: "https://registry.example.com", transport: OpenAPITransport(transport)) {
+        let registry = Client(baseURL: "https://registry.example.com", transport: transport) {
             $0.middleware = [BasicAuthenticationMiddleware(username: "aladdin", password: "open sesame")]
         }
         try await registry.send(Request<Void>(.get, "packages"))
@@ -42,7 +43,7 @@ struct BasicAuthenticationTests {
             BasicAuthenticationMiddleware(username: "ala:ddin", password: "open sesame"),
             BasicAuthenticationMiddleware(username: "aladdin", password: "open\nsesame"),
         ] {
-            let transport = ScriptedTransport([])
+            let transport = StubTransport.scripted([])
             let client = Client.scripted(transport, middleware: [middleware])
             let error = await #expect(throws: CourierError.self) { try await client.send(Request<Void>(.get, "packages")) }
             #expect(error?.kind == .invalidRequest)

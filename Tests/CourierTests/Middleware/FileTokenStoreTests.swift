@@ -1,5 +1,6 @@
 @testable import Courier
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("File token store: owner-only from the first byte, replaced atomically")

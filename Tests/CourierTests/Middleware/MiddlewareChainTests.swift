@@ -1,6 +1,8 @@
 import Courier
+import CourierTesting
 import Foundation
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 /// A user-written middleware: the example from ``Middleware``'s documentation, compiled here.
@@ -39,7 +41,7 @@ struct TrailMiddleware: Middleware {
 struct MiddlewareChainTests {
     @Test("the first middleware is outermost: requests go down the list, responses come back up")
     func order() async throws {
-        let transport = ScriptedTransport([])
+        let transport = StubTransport.scripted([])
         let returns = LockedBox<[String]>([])
         let client = Client.scripted(transport, middleware: ["a", "b", "c"].map { TrailMiddleware(name: $0, returns: returns) })
         try await client.send(Request<Void>(.get, "items"))
@@ -49,7 +51,7 @@ struct MiddlewareChainTests {
 
     @Test("a user-written middleware in a few lines adds a header to every request")
     func userMiddleware() async throws {
-        let transport = ScriptedTransport([])
+        let transport = StubTransport.scripted([])
         let client = Client.scripted(transport, middleware: [RequestIDMiddleware()])
         try await client.send(Request<Void>(.get, "items"))
         let id = try #require(transport.requests.first?.headerFields[.xRequestID])
@@ -77,13 +79,13 @@ struct MiddlewareChainTests {
                 return result
             }
         }
-        let reply = ScriptedTransport.Reply.status(200, body: #"{"name":"from the server"}"#)
+        let reply = ScriptedReply.status(200, body: #"{"name":"from the server"}"#)
         for (action, expected) in [(BodyMiddleware.Action.passOn, "from the server"), (.replace, "replaced"), (.rewrap, "from the server")] {
-            let client = Client.scripted(ScriptedTransport([reply]), middleware: [BodyMiddleware(action: action)])
+            let client = Client.scripted(StubTransport.scripted([reply]), middleware: [BodyMiddleware(action: action)])
             #expect(try await client.send(Request<Item>(.get, "item")) == Item(name: expected), "\(action)")
         }
         // Without middleware, the body read from the transport is decoded.
-        let plain = Client.scripted(ScriptedTransport([reply]), middleware: [])
+        let plain = Client.scripted(StubTransport.scripted([reply]), middleware: [])
         #expect(try await plain.send(Request<Item>(.get, "item")) == Item(name: "from the server"))
     }
 
@@ -99,7 +101,7 @@ struct MiddlewareChainTests {
                 return try await next(request, body, context)
             }
         }
-        let client = Client.scripted(ScriptedTransport([]), middleware: [Spy(seen: seen)])
+        let client = Client.scripted(StubTransport.scripted([]), middleware: [Spy(seen: seen)])
         try await client.send(Request<Void>(.get, "items/\(7)").timeout(.seconds(3)))
         try await client.send(Request<Void>(.post, "login").withoutAuthentication())
         #expect(seen.value.map(\.name) == ["GET items/{}", "POST login"])
@@ -124,7 +126,7 @@ struct MiddlewareChainTests {
         }
         #expect(response.status == .noContent)
 
-        let transport = ScriptedTransport([])
+        let transport = StubTransport.scripted([])
         let client = Client.scripted(transport, middleware: [OpenAPIMiddleware(adapted)])
         try await client.send(Request<Void>(.get, "items"))
         #expect(transport.requests.first?.headerFields[.xRequestID] != nil)
@@ -143,7 +145,7 @@ struct MiddlewareChainTests {
             }
         }
         let (open, opener) = AsyncStream<Void>.makeStream()
-        let client = Client.scripted(ScriptedTransport([]), middleware: [Gate(open: open)])
+        let client = Client.scripted(StubTransport.scripted([]), middleware: [Gate(open: open)])
         var counts = client.activity.makeAsyncIterator()
         #expect(await counts.next() == 0)
         let request = Task { try await client.send(Request<Void>(.get, "items")) }
@@ -156,7 +158,7 @@ struct MiddlewareChainTests {
     @Test("upload and download progress counts every byte, with the totals")
     func progress() async throws {
         let payload = String(repeating: "x", count: 200_000)
-        let client = Client.scripted(ScriptedTransport([.status(200, body: "\"\(payload)\"")]), middleware: [])
+        let client = Client.scripted(StubTransport.scripted([.status(200, body: "\"\(payload)\"")]), middleware: [])
         let reports = LockedBox<[TransferProgress]>([])
         let echoed: String = try await client.send(
             Request<String>(.post, "upload", body: .data(Data(repeating: 1, count: 150_000), contentType: "application/octet-stream"))

@@ -1,26 +1,12 @@
 @testable import Courier
+import CourierTesting
 import Foundation
 import InMemoryTracing
 import Logging
 import MetricsTestKit
+import TestSupport
 import Testing
 import Tracing
-
-/// Collects log lines in memory.
-struct CapturingLogHandler: LogHandler {
-    let lines: LockedBox<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lines.mutate { $0.append("\(event.level): \(event.message)") }
-    }
-}
 
 @Suite("Logging, metrics, tracing and reachability")
 struct ObservabilityTests {
@@ -44,10 +30,10 @@ struct ObservabilityTests {
     @Test("one line per exchange with method, URL, status, time, bytes and attempt; cURL at debug; no secret anywhere")
     func loggingLines() async throws {
         let lines = LockedBox<[String]>([])
-        var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
+        var logger = Logger(label: "test") { _ in LogCapture(lines: lines) }
         logger.logLevel = .debug
-        let transport = ScriptedTransport([.status(200, headers: [.setCookie: "session=cookie-secret"], body: #"{"ok":true}"#)])
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
+        let transport = StubTransport.scripted([.status(200, headers: [.setCookie: "session=cookie-secret"], body: #"{"ok":true}"#)])
+        let client = Client(baseURL: "https://api.example.com", transport: transport) {
             $0.middleware = [LoggingMiddleware(logger: logger)]
             $0.commonParameters.query["api_key"] = "key-secret"
             $0.commonParameters.headerFields[.authorization] = "Bearer token-secret"
@@ -68,9 +54,9 @@ struct ObservabilityTests {
     @Test("failures are logged at warning with their kind")
     func loggingFailures() async throws {
         let lines = LockedBox<[String]>([])
-        var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
+        var logger = Logger(label: "test") { _ in LogCapture(lines: lines) }
         logger.logLevel = .info
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(ScriptedTransport([.failure(URLError(.notConnectedToInternet))]))) {
+        let client = Client(baseURL: "https://api.example.com", transport: StubTransport.scripted([.failure(URLError(.notConnectedToInternet))])) {
             $0.middleware = [LoggingMiddleware(logger: logger)]
         }
         _ = await capture { try await client.send(Request<Void>(.get, "items")) }
@@ -82,7 +68,7 @@ struct ObservabilityTests {
     @Test("metrics count requests and time them per endpoint and status class")
     func metrics() async throws {
         let metrics = TestMetrics()
-        let transport = ScriptedTransport([.status(200), .status(503), .failure(URLError(.timedOut))])
+        let transport = StubTransport.scripted([.status(200), .status(503), .failure(URLError(.timedOut))])
         let client = Client.scripted(transport, middleware: [MetricsMiddleware(factory: metrics)])
         for _ in 0..<3 { _ = await capture { try await client.send(Request<Void>(.get, "items").named("listItems")) } }
         #expect(metrics.counterTotal(label: "courier_requests_total", dimensions: [("endpoint", "listItems"), ("status", "2xx")]) == 1)
@@ -95,7 +81,7 @@ struct ObservabilityTests {
     @Test("each exchange is a client span whose context travels in the request's header fields")
     func tracing() async throws {
         let tracer = InMemoryTracer()
-        let transport = ScriptedTransport([.status(503)])
+        let transport = StubTransport.scripted([.status(503)])
         let client = Client.scripted(transport, middleware: [TracingMiddleware(tracer: tracer)])
         _ = await capture { try await client.send(Request<Void>(.get, "items/7").named("item")) }
         let span = try #require(tracer.finishedSpans.first)
@@ -113,7 +99,7 @@ struct ObservabilityTests {
         struct Offline: ConnectivityMonitor {
             func isConnected() async -> Bool { false }
         }
-        let transport = ScriptedTransport([])
+        let transport = StubTransport.scripted([])
         let client = Client.scripted(transport, middleware: [ReachabilityMiddleware(monitor: Offline())])
         let error = await #expect(throws: CourierError.self) { try await client.send(Request<Void>(.get, "items")) }
         #expect(error?.kind == .notConnected)

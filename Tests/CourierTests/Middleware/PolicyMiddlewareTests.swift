@@ -1,6 +1,8 @@
 import Clocks
 @testable import Courier
+import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Retry and rate-limit middleware carry out their decisions, on a test clock")
@@ -8,7 +10,7 @@ struct PolicyMiddlewareTests {
     @Test("a GET answered 503, 503, 200 succeeds on the third attempt after the backoff waits")
     func retriesThenSucceeds() async throws {
         let clock = TestClock()
-        let transport = ScriptedTransport([.status(503), .status(503), .status(200, body: "[1]")])
+        let transport = StubTransport.scripted([.status(503), .status(503), .status(200, body: "[1]")])
         let retry = RetryMiddleware(.exponential(maxAttempts: 3), clock: clock, random: { 1 })
         let client = Client.scripted(transport, middleware: [retry])
         let start = clock.now
@@ -24,7 +26,7 @@ struct PolicyMiddlewareTests {
 
     @Test("a POST without an Idempotency-Key is sent once, its 503 delivered")
     func postNotReplayed() async throws {
-        let transport = ScriptedTransport([.status(503), .status(200)])
+        let transport = StubTransport.scripted([.status(503), .status(200)])
         let client = Client.scripted(transport, middleware: [RetryMiddleware(.exponential(), clock: TestClock())])
         let error = await #expect(throws: CourierError.self) { try await client.send(Request<Void>(.post, "orders")) }
         #expect(error?.kind == .serverError)
@@ -34,7 +36,7 @@ struct PolicyMiddlewareTests {
     @Test("a cancelled request is never retried, even while waiting to retry")
     func cancellationEndsTheWait() async throws {
         let clock = TestClock()
-        let transport = ScriptedTransport([.status(503), .status(200)])
+        let transport = StubTransport.scripted([.status(503), .status(200)])
         let client = Client.scripted(transport, middleware: [RetryMiddleware(.exponential(), clock: clock)])
         let result = Task { try await client.send(Request<Void>(.get, "items")) }
         while transport.requests.isEmpty { await Task.yield() }
@@ -57,7 +59,7 @@ struct PolicyMiddlewareTests {
             }
         }
         let clock = TestClock()
-        let transport = ScriptedTransport([.failure(URLError(.cannotConnectToHost)), .status(204)])
+        let transport = StubTransport.scripted([.failure(URLError(.cannotConnectToHost)), .status(204)])
         let client = Client.scripted(
             transport,
             middleware: [
@@ -70,7 +72,7 @@ struct PolicyMiddlewareTests {
     @Test("requests over the limit wait in arrival order instead of failing")
     func rateLimitQueues() async throws {
         let clock = TestClock()
-        let transport = ScriptedTransport([])
+        let transport = StubTransport.scripted([])
         let client = Client.scripted(transport, middleware: [RateLimitMiddleware(.perHost(5, per: .seconds(1)), clock: clock)])
         let requests = (0..<7).map { index in
             Task { try await client.send(Request<Void>(.get, "items/\(index)")) }
@@ -87,7 +89,7 @@ struct PolicyMiddlewareTests {
     @Test("cancelling a request that waits for its turn ends it at once with the cancelled kind")
     func rateLimitWaitIsCancellable() async throws {
         let clock = TestClock()
-        let transport = ScriptedTransport([])
+        let transport = StubTransport.scripted([])
         let client = Client.scripted(transport, middleware: [RateLimitMiddleware(.perHost(1, per: .seconds(60)), clock: clock)])
         try await client.send(Request<Void>(.get, "first"))
         let waiting = Task { try await client.send(Request<Void>(.get, "second")) }
@@ -101,7 +103,7 @@ struct PolicyMiddlewareTests {
     @Test("a 429 with Retry-After pauses the host's bucket for the requests behind it")
     func retryAfterPausesBucket() async throws {
         let clock = TestClock()
-        let transport = ScriptedTransport([.status(429, headers: [.retryAfter: "2"])])
+        let transport = StubTransport.scripted([.status(429, headers: [.retryAfter: "2"])])
         let client = Client.scripted(transport, middleware: [RateLimitMiddleware(.perHost(10, per: .seconds(1)), clock: clock)])
         _ = await capture { try await client.send(Request<Void>(.get, "a")) }
         let start = clock.now
@@ -119,9 +121,4 @@ func drive(_ clock: TestClock<Duration>, until condition: () -> Bool) async {
         await clock.advance(by: .milliseconds(10))
         await Task.yield()
     }
-}
-
-/// The result of a throwing call, for checks on either outcome.
-func capture<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
-    do { return .success(try await body()) } catch { return .failure(error) }
 }

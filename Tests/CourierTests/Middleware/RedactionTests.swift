@@ -1,6 +1,8 @@
 @testable import Courier
+import CourierTesting
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 @Suite("Logs hide every common credential name, and the authentication scheme's own field")
@@ -33,10 +35,10 @@ struct RedactionTests {
     func schemeFields() async throws {
         for scheme in [AuthenticationScheme.header(HTTPField.Name("X-Custom-Session")!), .query("session_handle_x")] {
             let lines = LockedBox<[String]>([])
-            var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
+            var logger = Logger(label: "test") { _ in LogCapture(lines: lines) }
             logger.logLevel = .debug
             let tokens = AuthenticationSession(store: InMemoryTokenStore(AuthTokens(accessToken: "TOKEN-VALUE"))) { $0 }
-            let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(ScriptedTransport([.status(200, body: "{}")]))) {
+            let client = Client(baseURL: "https://api.example.com", transport: StubTransport.scripted([.status(200, body: "{}")])) {
                 $0.middleware = [AuthenticationMiddleware(tokens, scheme: scheme), LoggingMiddleware(logger: logger)]
             }
             let _: JSONValue = try await client.send(Request(.get, "me"))

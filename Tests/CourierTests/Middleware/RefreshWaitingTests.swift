@@ -1,5 +1,6 @@
 @testable import Courier
 import Foundation
+import TestSupport
 import Testing
 
 /// Opens once; until then `wait()` suspends. Stands in for a slow identity service without sleeping.
@@ -43,13 +44,6 @@ final class DecidingTransport: ClientTransport, Sendable {
             return sent.count - 1
         }
         return (HTTPResponse(status: await reply(index, authorization)), nil)
-    }
-}
-
-extension Result {
-    /// The error of a failure, `nil` for a success.
-    var failureValue: Failure? {
-        if case .failure(let error) = self { error } else { nil }
     }
 }
 
@@ -104,7 +98,7 @@ struct RefreshWaitingTests {
         call.cancel()
         let result = await call.value
         #expect(ContinuousClock.now - start < Self.bound)
-        #expect((result.failureValue as? CourierError)?.kind == .cancelled)
+        #expect(result.error?.kind == .cancelled)
     }
 
     @Test("a call waiting for a slow refresh fails as timed out after its own timeout, not later with success")
@@ -116,7 +110,7 @@ struct RefreshWaitingTests {
         let start = ContinuousClock.now
         let result = await capture { try await client.send(Request<Void>(.get, "items")) }
         #expect(ContinuousClock.now - start < Self.bound)
-        let error = result.failureValue as? CourierError
+        let error = result.error
         #expect(error?.kind == .timedOut)
         #expect(error?.message?.hasPrefix("No new token within") == true)
     }
@@ -131,15 +125,15 @@ struct RefreshWaitingTests {
         let cancelled = Task { await capture { try await patient.send(Request<Void>(.get, "cancelled")) } }
         let timedOut = Task { await capture { try await makeClient(session, transport, timeout: .seconds(1)).send(Request<Void>(.get, "hurried")) } }
         let others = Task {
-            await withTaskGroup(of: Result<Void, any Error>.self) { group in
+            await withTaskGroup(of: Result<Void, CourierError>.self) { group in
                 for index in 0..<10 { group.addTask { await capture { try await patient.send(Request<Void>(.get, "items/\(index)")) } } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
         }
         try await Task.sleep(for: .milliseconds(300))
         cancelled.cancel()
-        #expect((await cancelled.value.failureValue as? CourierError)?.kind == .cancelled)
-        #expect((await timedOut.value.failureValue as? CourierError)?.kind == .timedOut)
+        #expect((await cancelled.value.error)?.kind == .cancelled)
+        #expect((await timedOut.value.error)?.kind == .timedOut)
         gate.open()
         let results = await others.value
         #expect(results.count == 10)
@@ -218,12 +212,12 @@ struct RefreshWaitingTests {
             return .unauthorized
         }
         let client = makeClient(session, transport)
-        let results = await withTaskGroup(of: Result<Void, any Error>.self) { group in
+        let results = await withTaskGroup(of: Result<Void, CourierError>.self) { group in
             for index in 0..<50 { group.addTask { await capture { try await client.send(Request<Void>(.get, "items/\(index)")) } } }
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(refreshes.value == 1)
-        #expect(results.allSatisfy { ($0.failureValue as? CourierError)?.kind == .unauthorized }, "each gets its 401")
+        #expect(results.allSatisfy { $0.error?.kind == .unauthorized }, "each gets its 401")
         #expect(transport.sent.value.count == 50, "nothing replayed")
         _ = await capture { try await client.send(Request<Void>(.get, "later")) }
         #expect(refreshes.value == 2, "a request sent after the failure tries again")

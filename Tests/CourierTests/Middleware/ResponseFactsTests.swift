@@ -1,7 +1,9 @@
 import Clocks
 @testable import Courier
+import CourierTesting
 import Foundation
 import OpenAPIRuntime
+import TestSupport
 import Testing
 
 @Suite("Response facts come back through the chain with the response")
@@ -22,7 +24,7 @@ struct ResponseFactsTests {
     func factsThroughTheFold() async throws {
         let inner = LockedBox<[String]>([])
         let outer = LockedBox<[String]>([])
-        let transport = ScriptedTransport([.status(503), .status(200, body: "[1]")])
+        let transport = StubTransport.scripted([.status(503), .status(200, body: "[1]")])
         let client = Client.scripted(
             transport,
             middleware: [
@@ -51,7 +53,7 @@ struct ResponseFactsTests {
                 )
             }
         }
-        let transport = ScriptedTransport([])
+        let transport = StubTransport.scripted([])
         let response = try await Client.scripted(transport, middleware: [Answering()]).response(for: Request<[Int]>(.get, "items"))
         #expect(response.value == [7])
         #expect(response.source == .cache)
@@ -79,7 +81,7 @@ struct ResponseFactsTests {
                 return try await next(request, body, context)
             }
         }
-        let client = Client.scripted(ScriptedTransport([]), middleware: [TenantSecret(), Spy(seen: seen)])
+        let client = Client.scripted(StubTransport.scripted([]), middleware: [TenantSecret(), Spy(seen: seen)])
         try await client.send(Request<Void>(.get, "items"))
         let fields = try #require(seen.value.first?.credentialFields)
         #expect(fields.headerNames.contains(.custom))
