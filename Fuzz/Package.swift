@@ -12,6 +12,19 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Each target and the product it reaches; the decoder's model target needs only CourierJSON.
+let fuzzTargets: [(name: String, library: String)] = [
+    ("fuzz-json-value", "Courier"),
+    ("fuzz-json-models", "CourierJSON"),
+    ("fuzz-set-cookie", "Courier"),
+    ("fuzz-retry-after", "Courier"),
+    ("fuzz-rate-limit", "Courier"),
+    ("fuzz-content-length", "Courier"),
+    ("fuzz-redirect", "Courier"),
+    ("fuzz-event-stream", "Courier"),
+    ("fuzz-link", "Courier"),
+]
+
 let package = Package(
     name: "CourierFuzz",
     platforms: [.macOS(.v13)],
@@ -19,52 +32,13 @@ let package = Package(
         // No traits: the fuzz targets need neither SwiftNIO nor AsyncHTTPClient.
         .package(name: "Courier", path: "..", traits: [])
     ],
-    targets: [
+    targets: fuzzTargets.map { target in
         .executableTarget(
-            name: "fuzz-json-value",
-            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
+            name: target.name,
+            dependencies: [.product(name: target.library, package: "Courier"), "FuzzInput"],
             swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "fuzz-json-models",
-            dependencies: [.product(name: "CourierJSON", package: "Courier"), "FuzzInput"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "fuzz-set-cookie",
-            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "fuzz-retry-after",
-            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "fuzz-rate-limit",
-            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "fuzz-content-length",
-            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "fuzz-redirect",
-            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "fuzz-event-stream",
-            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "fuzz-link",
-            dependencies: [.product(name: "Courier", package: "Courier"), "FuzzInput"],
-            swiftSettings: swiftSettings
-        ),
-        .target(name: "FuzzInput", swiftSettings: swiftSettings),
+        )
+    } + [
+        .target(name: "FuzzInput", swiftSettings: swiftSettings)
     ]
 )
