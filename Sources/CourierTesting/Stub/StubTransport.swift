@@ -1,9 +1,9 @@
 import Courier
 import Foundation
 
-/// A ``Courier/Transport`` that answers from what a test registered, and records every request.
+/// A `Transport` that answers from what a test registered, and records every request.
 ///
-/// The stub stands where the network would: a ``Courier/Client`` over it runs its whole pipeline
+/// The stub stands where the network would: a `Client` over it runs its whole pipeline
 /// (common parameters, every middleware such as token refresh, retry and rate limits, status
 /// mapping and decoding), so a test exercises the app's real client configuration.
 ///
@@ -16,7 +16,7 @@ import Foundation
 ///
 /// The most recent registration that matches a request answers it. A sequence of answers is
 /// served in order and its last answer repeats. A request nothing matches fails with
-/// ``Courier/CourierError/Kind/transportFailed`` and a message listing the registrations.
+/// `CourierError.Kind.transportFailed` and a message listing the registrations.
 /// Delays, latency and bandwidth pass on the stub's clock: give it and the client the same
 /// ``ManualClock`` to test them without waiting.
 public final class StubTransport: Transport {
@@ -101,7 +101,7 @@ public final class StubTransport: Transport {
     /// Records the request, then answers it as registered.
     /// - Parameter request: The request, as the client's pipeline left it.
     /// - Returns: The registered response, its body delivered as the request asks.
-    /// - Throws: The registered transport failure; ``Courier/CourierError/Kind/transportFailed``
+    /// - Throws: The registered transport failure; `CourierError.Kind.transportFailed`
     ///   when nothing matches.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try await request.delivered { head, body, origin, name in

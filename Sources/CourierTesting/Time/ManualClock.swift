@@ -3,7 +3,7 @@ import Courier
 /// A clock that moves only when a test moves it: delays, timeouts, retry back-off and rate-limit
 /// waits measured on it pass in no real time.
 ///
-/// Give the same clock to the client (``Courier/Configuration/clock``) and to the
+/// Give the same clock to the client (`Configuration.clock`) and to the
 /// ``StubTransport``, start the call in a task, then move time:
 ///
 /// ```swift
