@@ -76,7 +76,7 @@ public final class StubTransport: Transport {
     /// ```
     /// - Parameters:
     ///   - matcher: Which requests.
-    ///   - respond: Makes the answer; runs while the stub holds its lock, so it must not wait.
+    ///   - respond: Makes the answer; it may read the stub, e.g. how many requests came before.
     public func answer(_ matcher: RequestMatcher, using respond: @escaping @Sendable (RecordedRequest) -> StubResponse) {
         state.withLock { $0.registrations.append(Registration(matcher: matcher, answers: .computed(respond))) }
     }
@@ -123,19 +123,23 @@ public final class StubTransport: Transport {
 
     /// Records `request` and picks its answer.
     private func answer(for request: RecordedRequest) throws -> StubResponse {
-        let picked = state.withLock { state -> StubResponse? in
+        let picked = state.withLock { state -> Answers? in
             state.requests.append(request)
             guard let index = state.registrations.lastIndex(where: { $0.matcher.matches(request) }) else { return nil }
             defer { state.registrations[index].served += 1 }
             switch state.registrations[index].answers {
             case .sequence(let responses):
-                return responses[min(state.registrations[index].served, responses.count - 1)]
+                return .sequence([responses[min(state.registrations[index].served, responses.count - 1)]])
             case .computed(let respond):
-                return respond(request)
+                return .computed(respond)
             }
         }
-        guard let picked else { throw CourierError(.transportFailed, message: unmatchedMessage(request)) }
-        return picked
+        switch picked {
+        case .sequence(let responses): return responses[0]
+        // Outside the lock, so that it may read the stub (its requests so far).
+        case .computed(let respond): return respond(request)
+        case nil: throw CourierError(.transportFailed, message: unmatchedMessage(request))
+        }
     }
 
     private func unmatchedMessage(_ request: RecordedRequest) -> String {
