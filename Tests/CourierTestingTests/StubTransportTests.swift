@@ -80,6 +80,17 @@ struct StubTransportTests {
         }
     }
 
+    @Test("a computed answer sees the request and may read the stub")
+    func computed() async throws {
+        let stub = StubTransport()
+        stub.answer(.get("accounts/{id}")) { request in
+            .json(Account(id: stub.requests.count, name: String(request.path.split(separator: "/").last ?? "")))
+        }
+        let client = Client.accounts(stub)
+        #expect(try await client.send(AccountAPI.account(id: 8)) == Account(id: 1, name: "8"))
+        #expect(try await client.send(AccountAPI.account(id: 9)) == Account(id: 2, name: "9"))
+    }
+
     @Test("a body in chunks arrives whole")
     func chunks() async throws {
         let stub = StubTransport()

@@ -1,10 +1,10 @@
 import Courier
 import Foundation
 
-/// A ``Courier/Transport`` that passes every request to a real transport and records the
+/// A `Transport` that passes every request to a real transport and records the
 /// exchanges as HAR 1.2, without credentials, for a ``StubTransport`` to replay later.
 ///
-/// Header fields that carry credentials (``Courier/CredentialFields/default``, `Set-Cookie`, and
+/// Header fields that carry credentials (`CredentialFields.default`, `Set-Cookie`, and
 /// any named like a token, key or secret), credential query parameters and cookie values are
 /// replaced by `<redacted>`, as are secret-looking members of JSON and form request bodies.
 /// Response bodies are kept as they are, so replay decodes the same values; set
@@ -30,7 +30,7 @@ public final class HARRecorder: Transport {
     /// - Parameters:
     ///   - wrapped: The real transport.
     ///   - credentialFields: The header fields and query parameters to hide, besides the
-    ///     defaults; the client's ``Courier/Configuration/credentialFields`` when it has more.
+    ///     defaults; the client's `Configuration.credentialFields` when it has more.
     ///   - redactsResponseBodies: Whether secret-looking members of JSON and form response bodies
     ///     are hidden too; `false` by default, so replay decodes what the server sent.
     public init(_ wrapped: any Transport, credentialFields: CredentialFields = .default, redactsResponseBodies: Bool = false) {

@@ -20,16 +20,16 @@ public struct StubFailure: Sendable, CustomStringConvertible {
         self.make = make
     }
 
-    /// No network: the client reports ``Courier/CourierError/Kind/notConnected``.
+    /// No network: the client reports `CourierError.Kind.notConnected`.
     public static let offline = StubFailure("offline") { URLError(.notConnectedToInternet) }
 
-    /// The transport gave up waiting: ``Courier/CourierError/Kind/timedOut``.
+    /// The transport gave up waiting: `CourierError.Kind.timedOut`.
     public static let timedOut = StubFailure("timed out") { URLError(.timedOut) }
 
-    /// The server reset the connection: ``Courier/CourierError/Kind/notConnected``.
+    /// The server reset the connection: `CourierError.Kind.notConnected`.
     public static let connectionReset = StubFailure("connection reset") { POSIXError(.ECONNRESET) }
 
-    /// The server's certificate was refused: ``Courier/CourierError/Kind/untrustedServer``.
+    /// The server's certificate was refused: `CourierError.Kind.untrustedServer`.
     public static let untrustedServer = StubFailure("untrusted server") { URLError(.serverCertificateUntrusted) }
 
     /// Any error, thrown as the transport's own.

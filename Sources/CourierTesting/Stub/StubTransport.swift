@@ -1,9 +1,9 @@
 import Courier
 import Foundation
 
-/// A ``Courier/Transport`` that answers from what a test registered, and records every request.
+/// A `Transport` that answers from what a test registered, and records every request.
 ///
-/// The stub stands where the network would: a ``Courier/Client`` over it runs its whole pipeline
+/// The stub stands where the network would: a `Client` over it runs its whole pipeline
 /// (common parameters, every middleware such as token refresh, retry and rate limits, status
 /// mapping and decoding), so a test exercises the app's real client configuration.
 ///
@@ -16,7 +16,7 @@ import Foundation
 ///
 /// The most recent registration that matches a request answers it. A sequence of answers is
 /// served in order and its last answer repeats. A request nothing matches fails with
-/// ``Courier/CourierError/Kind/transportFailed`` and a message listing the registrations.
+/// `CourierError.Kind.transportFailed` and a message listing the registrations.
 /// Delays, latency and bandwidth pass on the stub's clock: give it and the client the same
 /// ``ManualClock`` to test them without waiting.
 public final class StubTransport: Transport {
@@ -76,7 +76,7 @@ public final class StubTransport: Transport {
     /// ```
     /// - Parameters:
     ///   - matcher: Which requests.
-    ///   - respond: Makes the answer; runs while the stub holds its lock, so it must not wait.
+    ///   - respond: Makes the answer; it may read the stub, e.g. how many requests came before.
     public func answer(_ matcher: RequestMatcher, using respond: @escaping @Sendable (RecordedRequest) -> StubResponse) {
         state.withLock { $0.registrations.append(Registration(matcher: matcher, answers: .computed(respond))) }
     }
@@ -101,7 +101,7 @@ public final class StubTransport: Transport {
     /// Records the request, then answers it as registered.
     /// - Parameter request: The request, as the client's pipeline left it.
     /// - Returns: The registered response, its body delivered as the request asks.
-    /// - Throws: The registered transport failure; ``Courier/CourierError/Kind/transportFailed``
+    /// - Throws: The registered transport failure; `CourierError.Kind.transportFailed`
     ///   when nothing matches.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try await request.delivered { head, body, origin, name in
@@ -123,19 +123,23 @@ public final class StubTransport: Transport {
 
     /// Records `request` and picks its answer.
     private func answer(for request: RecordedRequest) throws -> StubResponse {
-        let picked = state.withLock { state -> StubResponse? in
+        let picked = state.withLock { state -> Answers? in
             state.requests.append(request)
             guard let index = state.registrations.lastIndex(where: { $0.matcher.matches(request) }) else { return nil }
             defer { state.registrations[index].served += 1 }
             switch state.registrations[index].answers {
             case .sequence(let responses):
-                return responses[min(state.registrations[index].served, responses.count - 1)]
+                return .sequence([responses[min(state.registrations[index].served, responses.count - 1)]])
             case .computed(let respond):
-                return respond(request)
+                return .computed(respond)
             }
         }
-        guard let picked else { throw CourierError(.transportFailed, message: unmatchedMessage(request)) }
-        return picked
+        switch picked {
+        case .sequence(let responses): return responses[0]
+        // Outside the lock, so that it may read the stub (its requests so far).
+        case .computed(let respond): return respond(request)
+        case nil: throw CourierError(.transportFailed, message: unmatchedMessage(request))
+        }
     }
 
     private func unmatchedMessage(_ request: RecordedRequest) -> String {
