@@ -99,11 +99,15 @@ case "$command" in
         done
         ;;
     minimize)
+        mkdir -p .findings
         targets=("$@")
         [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
         for target in "${targets[@]}"; do
             merged=$(mktemp -d)
-            "$(binary "$target")" -merge=1 "$merged" "Corpus/$target" ".corpus-work/$target" "$(dictionary_for "$target")"
+            # Edges only (no hit counters): the fewest inputs that reach every edge reached, so the
+            # committed corpus stays small.
+            "$(binary "$target")" -merge=1 -use_counters=0 "$merged" "Corpus/$target" ".corpus-work/$target" \
+                "$(dictionary_for "$target")" >".findings/$target.merge.log" 2>&1
             rm -rf "Corpus/$target"
             mv "$merged" "Corpus/$target"
         done
