@@ -72,6 +72,19 @@ run() {
     grep -E '^#[0-9]+\s+(DONE|INITED)|stat::(number_of_executed_units|average_exec_per_sec)' "$log" | sed 's/^/  /'
 }
 
+# Builds, then runs each target named after `--` (all of them when none is) with the flag before it.
+run_each() {
+    local label=$1 limit=$2
+    shift 3
+    local targets=("$@")
+    [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+    build
+    for target in "${targets[@]}"; do
+        echo "== $target: $label"
+        run "$target" "$limit"
+    done
+}
+
 command=${1:-run}
 shift || true
 case "$command" in
@@ -79,24 +92,12 @@ case "$command" in
     run)
         seconds=${1:-60}
         shift || true
-        targets=("$@")
-        [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
-        build
-        for target in "${targets[@]}"; do
-            echo "== $target: $seconds s"
-            run "$target" -max_total_time="$seconds"
-        done
+        run_each "$seconds s" -max_total_time="$seconds" -- "$@"
         ;;
     runs)
         count=$1
         shift
-        targets=("$@")
-        [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
-        build
-        for target in "${targets[@]}"; do
-            echo "== $target: $count inputs"
-            run "$target" -runs="$count"
-        done
+        run_each "$count inputs" -runs="$count" -- "$@"
         ;;
     minimize)
         mkdir -p .findings
