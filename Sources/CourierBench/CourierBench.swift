@@ -71,6 +71,15 @@ struct CourierBench: AsyncParsableCommand {
     @Option(help: "Run against a server already running at this URL (a `courier-demo serve`), in another process.")
     var serverURL: String?
 
+    @Flag(help: "Only the streams: a JSON Lines export and server-sent events, Courier against the raw bytes, with peak memory.")
+    var streams = false
+
+    @Option(help: "The size of the JSON Lines export in MB, with --streams.")
+    var exportMegabytes = 1000
+
+    @Option(help: "Server-sent events per transport, with --streams.")
+    var events = 200_000
+
     func run() async throws {
         if micro {
             try await MicroBenchmark.run(only: only)
@@ -91,6 +100,16 @@ struct CourierBench: AsyncParsableCommand {
             server = try await .inProcess()
         }
         output("# \(server.description)")
+        if streams {
+            let workload = StreamWorkload(
+                baseURL: server.baseURL,
+                transports: [("ahc", { .asyncHTTPClient(.courierShared) }), ("urlsession", { .urlSession(.shared) })]
+                    .filter { onlyTransport == nil || onlyTransport?.rawValue == $0.0 }
+            )
+            try await workload.run(exportBytes: exportMegabytes * 1_000_000, events: events)
+            await server.stop()
+            return
+        }
         // Against a server of its own, raw AsyncHTTPClient runs as a user would start it: with its
         // default configuration. Courier's transport uses Courier's.
         let rawHTTPClient =
