@@ -92,16 +92,7 @@ struct MiddlewareChainTests {
     @Test("the context names the endpoint and says whether it wants credentials")
     func context() async throws {
         let seen = LockedBox<[MiddlewareContext]>([])
-        struct Spy: Middleware {
-            let seen: LockedBox<[MiddlewareContext]>
-            func intercept(
-                _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
-            ) async throws -> MiddlewareResponse {
-                seen.mutate { $0.append(context) }
-                return try await next(request, body, context)
-            }
-        }
-        let client = Client.scripted(StubTransport.scripted([]), middleware: [Spy(seen: seen)])
+        let client = Client.scripted(StubTransport.scripted([]), middleware: [ContextSpy(seen: seen)])
         try await client.send(Request<Void>(.get, "items/\(7)").timeout(.seconds(3)))
         try await client.send(Request<Void>(.post, "login").withoutAuthentication())
         #expect(seen.value.map(\.name) == ["GET items/{}", "POST login"])

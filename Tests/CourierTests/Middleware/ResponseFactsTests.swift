@@ -72,16 +72,7 @@ struct ResponseFactsTests {
             }
         }
         let seen = LockedBox<[MiddlewareContext]>([])
-        struct Spy: Middleware {
-            let seen: LockedBox<[MiddlewareContext]>
-            func intercept(
-                _ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext
-            ) async throws -> MiddlewareResponse {
-                seen.mutate { $0.append(context) }
-                return try await next(request, body, context)
-            }
-        }
-        let client = Client.scripted(StubTransport.scripted([]), middleware: [TenantSecret(), Spy(seen: seen)])
+        let client = Client.scripted(StubTransport.scripted([]), middleware: [TenantSecret(), ContextSpy(seen: seen)])
         try await client.send(Request<Void>(.get, "items"))
         let fields = try #require(seen.value.first?.credentialFields)
         #expect(fields.headerNames.contains(.custom))
