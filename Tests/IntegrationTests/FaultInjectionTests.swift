@@ -73,6 +73,8 @@ struct FaultInjectionTests {
         },
         Row(name: "429 storm", outcome: .fails([.rateLimited]), limit: hangBound, configure: retrying) { client, backends in
             // 32 callers, every answer 429: each fails as rate limited, retries stay bounded.
+            // Separate requests: identical calls in flight would otherwise be sent once.
+            client.configuration.coalescesRequests = false
             let storm = Request<JSONValue>(.get, "flaky/storm", query: ["failures": 1_000_000, "status": 429, "retry_after": 0])
             let results = await withTaskGroup(of: Result<JSONValue, CourierError>.self) { group in
                 for _ in 0..<32 { group.addTask { await capture { try await client.send(storm) } } }

@@ -25,6 +25,8 @@ public final class Client: Sendable {
     /// Calls in flight and their tasks: what ``cancelAll()`` and ``activity`` reach, and what
     /// enforces attempts' deadlines.
     let inFlight = InFlightRequests()
+    /// Identical `GET`s in flight, sent once (``Configuration/coalescesRequests``).
+    let coalescer = RequestCoalescer()
     /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI
     /// `ClientTransport` through ``OpenAPITransport``.
     public let transport: any Transport

@@ -72,6 +72,14 @@ public struct Configuration: Sendable {
     /// The current wall-clock time, for decisions made with dates: token expiry, `Retry-After`
     /// and rate-limit reset dates. `Date()` by default; tests set a fixed or moving date.
     public var currentDate: @Sendable () -> Date = { Date() }
+    /// Whether identical `GET` and `HEAD` requests in flight at the same time are sent once;
+    /// `true` by default. Identical means the same URL and the same header fields as sent
+    /// (credentials, cookies, `Accept`, `Accept-Language`, `Accept-Encoding` and any other field
+    /// included; only tracing identifiers such as `traceparent` are left out). Each caller gets its
+    /// own value or error and its own facts, waits within its own timeout, and can be cancelled
+    /// without affecting the others; the request is cancelled only when every caller has left.
+    /// Calls that stream or download their body, or send one, are never merged.
+    public var coalescesRequests = true
     /// The steps every request passes through on its way to the transport, outermost first; none
     /// by default. See ``Middleware`` for the order and the built-in steps.
     public var middleware: [any Middleware] = []

@@ -9,7 +9,7 @@ extension CourierError {
             case unauthorized, forbidden, notFound, rateLimited, clientError, serverError, unexpectedStatus
             case invalidRequest, encodingFailed, decodingFailed, invalidResponse, responseTooLarge, streamElementTooLarge
             case tooManyRedirects, insecureRedirect
-            case transportFailed, fileAccessFailed, untrustedServer
+            case transportFailed, fileAccessFailed, untrustedServer, notCached
         }
 
         let code: Code
@@ -66,6 +66,10 @@ extension CourierError {
         /// pins (``ServerTrust``). Nothing of the request was sent.
         public static let untrustedServer = Kind(code: .untrustedServer)
 
+        /// The request allowed only a stored response (``CachePolicy/onlyIfCached``, or
+        /// `Cache-Control: only-if-cached`) and the cache held none it could use. Nothing was sent.
+        public static let notCached = Kind(code: .notCached)
+
         /// The kind's name, e.g. `notFound`.
         public var description: String { code.rawValue }
 
@@ -111,6 +115,7 @@ extension CourierError {
             case .transportFailed: "The request could not be completed."
             case .fileAccessFailed: "The file could not be read or saved."
             case .untrustedServer: "The server's identity could not be verified. The connection was not used."
+            case .notCached: "This isn't available offline yet."
             }
         }
     }

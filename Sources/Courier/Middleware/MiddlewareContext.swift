@@ -33,6 +33,16 @@ public struct MiddlewareContext: Sendable {
     var elapsedClock = ElapsedClock.continuous
     /// The client's wall clock (``Configuration/currentDate``).
     public var currentDate: @Sendable () -> Date = { Date() }
+    /// How the call wants the response body: collected in memory, written to a file, or streamed.
+    public var responseDelivery: ResponseBodyDelivery = .collected(upTo: 16 * 1024 * 1024)
+    /// The content codings the transport decodes and advertises in `Accept-Encoding` when the
+    /// request does not set it: part of the request as sent.
+    public var advertisedCodings: Set<ContentCoding> = []
+    /// The client's cookie jar, which adds cookies to each request after the middleware.
+    var cookieJar: CookieJar?
+    /// Whether a ``CachingMiddleware`` handles the call, so that a transport with a cache of its
+    /// own leaves it alone.
+    var isCachedByClient = false
 
     /// Creates a context; the client makes one per call, tests make their own.
     /// - Parameters:

@@ -8,7 +8,8 @@ import OpenAPIRuntime
 /// Each time a middleware calls `next` (a retry, a repeat after a token refresh) is one attempt.
 /// It runs in a task of the call that its deadline cancels, so that a timed-out attempt ends with
 /// ``CourierError/Kind/timedOut`` while the call goes on (a retry may follow), and that
-/// ``Client/cancelAll()`` reaches. One per call, shared by its attempts.
+/// ``Client/cancelAll()`` reaches. One per call, shared by its attempts. An attempt at a `GET`
+/// identical to one in flight joins it instead (``RequestCoalescer``).
 final class Attempt: Sendable {
     /// Each redirect hop's request and response.
     let exchange: TransportExchange
@@ -16,17 +17,25 @@ final class Attempt: Sendable {
     let hops: HopPolicy
     /// The call, whose registry runs each attempt in a task and enforces its deadline.
     let call: InFlightCall
+    /// Where identical `GET`s in flight are sent once; `nil` when the client does not coalesce.
+    let coalescer: RequestCoalescer?
 
-    init(exchange: TransportExchange, hops: HopPolicy, call: InFlightCall) {
+    init(exchange: TransportExchange, hops: HopPolicy, call: InFlightCall, coalescer: RequestCoalescer?) {
         self.exchange = exchange
         self.hops = hops
         self.call = call
+        self.coalescer = coalescer
     }
 
     /// Runs one attempt: the signature of ``MiddlewareNext``, so that it ends the chain.
     /// - Returns: The last hop's response, with the URL it came from and the attempts so far
     ///   (the context's number, plus any the transport made by itself).
     func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> MiddlewareResponse {
+        if let coalescer, RequestCoalescer.coalesces(request, body: body, delivery: exchange.delivery) {
+            return try await coalescer.response(for: request, context: context, call: call, limit: exchange.delivery.limit) {
+                try await self.followingRedirects(request, body: body, context: context)
+            }
+        }
         let clock = context.elapsedClock
         return try await call.run(
             deadline: clock.now() + context.timeout,
@@ -57,7 +66,7 @@ final class Attempt: Sendable {
         while true {
             let url = hops.cookieJar != nil ? Self.url(of: request, at: origin) : nil
             let sent = url.map { hops.addingCookies(to: request, at: $0) } ?? request
-            let delivered = try await exchange.send(sent, body: body, bodyFile: bodyFile, origin: origin, name: context.name)
+            let delivered = try await exchange.send(sent, body: body, bodyFile: bodyFile, origin: origin, name: context.name, isCachedByClient: context.isCachedByClient)
             let (response, responseBody) = (delivered.response, delivered.body)
             resends += max(0, delivered.attempts - 1)
             if let url { hops.cookieJar?.store(from: response.headerFields, for: url) }

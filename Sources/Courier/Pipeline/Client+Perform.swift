@@ -48,6 +48,9 @@ extension Client {
             context.bodyFile = prepared.bodyFile
             context.elapsedClock = snapshot.value.elapsedClock
             context.currentDate = snapshot.value.currentDate
+            context.responseDelivery = delivery
+            context.advertisedCodings = contentCodings
+            context.cookieJar = snapshot.hops.cookieJar
             let middleware = snapshot.value.middleware
             let attempt = Attempt(
                 exchange: TransportExchange(
@@ -57,7 +60,8 @@ extension Client {
                     progress: progress
                 ),
                 hops: snapshot.hops,
-                call: call
+                call: call,
+                coalescer: snapshot.value.coalescesRequests ? coalescer : nil
             )
             let send = MiddlewareChain.composed(middleware, call: call, terminal: attempt.run)
             return try await read(try await send(prepared.request, body, context))

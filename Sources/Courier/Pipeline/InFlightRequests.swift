@@ -60,6 +60,16 @@ final class InFlightRequests: Sendable {
         }
     }
 
+    /// Stops or resumes counting `call` in ``Client/activity``: a call waiting on another's
+    /// exchange (``RequestCoalescer``) is not counted twice.
+    func setCounted(_ call: InFlightCall, _ counted: Bool) {
+        state.withLock { state in
+            guard call.generation == state.generation else { return }
+            state.calls += counted ? 1 : -1
+            if !state.subscribers.isEmpty { state.publishCount() }
+        }
+    }
+
     /// Gives registered work its task, which cancelling it cancels; cancels at once when the work
     /// was cancelled (by ``cancelAll()`` or its deadline) before it had one. The task is kept as
     /// it is, not in a closure, which would cost an allocation per call.

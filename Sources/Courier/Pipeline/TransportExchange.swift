@@ -19,6 +19,7 @@ struct TransportExchange: Sendable {
     /// Sends `request` to `origin` and delivers its response body.
     /// - Parameters:
     ///   - bodyFile: The file `body` streams from, when it is one.
+    ///   - isCachedByClient: Whether the client's own cache handles the request.
     /// - Returns: The transport's response: the body in memory, unread for a successful stream,
     ///   or `nil` when a successful body went to a file.
     /// - Throws: The transport's errors; ``CourierError/Kind/invalidResponse`` for a body in a
@@ -28,19 +29,20 @@ struct TransportExchange: Sendable {
         body: HTTPBody?,
         bodyFile: URL?,
         origin: URL,
-        name: String
+        name: String,
+        isCachedByClient: Bool
     ) async throws -> TransportResponse {
-        let response = try await transport.send(
-            TransportRequest(
-                request: request,
-                body: body,
-                bodyFile: bodyFile,
-                origin: origin,
-                name: name,
-                delivery: delivery,
-                progress: progress
-            )
+        var transportRequest = TransportRequest(
+            request: request,
+            body: body,
+            bodyFile: bodyFile,
+            origin: origin,
+            name: name,
+            delivery: delivery,
+            progress: progress
         )
+        transportRequest.isCachedByClient = isCachedByClient
+        let response = try await transport.send(transportRequest)
         if let refusal = ContentCoding.refusal(of: response.response, to: request, decoded: contentCodings) {
             throw refusal
         }

@@ -20,6 +20,10 @@ public struct TransportRequest: Sendable {
     public var delivery: ResponseBodyDelivery
     /// Receives upload and download progress; `nil` when nobody listens.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Whether the client's own cache (``CachingMiddleware``) handles this request: a transport
+    /// with a cache of its own (a URLSession with a `URLCache`) neither serves nor stores it, so
+    /// that two caches never stack.
+    public var isCachedByClient = false
 
     /// Creates a request for a transport.
     /// - Parameters:

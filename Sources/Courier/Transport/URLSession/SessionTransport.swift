@@ -81,6 +81,11 @@ public struct SessionTransport: Transport, ClientTransport {
         if request.bodyFile != nil || request.delivery.destination != nil {
             return try await transfer(FileTransfer(request))
         }
+        if request.isCachedByClient, request.delivery.collectsAll, request.progress == nil,
+            let urlCache = session.configuration.urlCache
+        {
+            return try await send(request, bypassing: urlCache)
+        }
         #if canImport(FoundationNetworking)
         if request.delivery.collectsAll, request.progress == nil {
             let urlRequest = try await Self.urlRequest(for: request.request, body: request.body, origin: request.origin)
@@ -91,6 +96,24 @@ public struct SessionTransport: Transport, ClientTransport {
         return try await request.delivered { request, body, origin, name in
             try await send(request, body: body, baseURL: origin, operationID: name)
         }
+    }
+
+    /// Sends a request the client's own cache handles, past the session's `URLCache`: nothing is
+    /// read from it, and the response is removed from it again, so that two caches never stack.
+    private func send(_ request: TransportRequest, bypassing urlCache: URLCache) async throws -> TransportResponse {
+        var urlRequest = try await Self.urlRequest(for: request.request, body: request.body, origin: request.origin)
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        defer { urlCache.removeCachedResponse(for: urlRequest) }
+        #if canImport(FoundationNetworking)
+        let (response, bytes) = try await run(urlRequest, handler: CollectingTaskHandler(limit: request.delivery.limit))
+        return TransportResponse(response: response, body: bytes.isEmpty ? nil : HTTPBody(bytes))
+        #else
+        let (data, urlResponse) = try await session.data(for: urlRequest)
+        guard data.count <= request.delivery.limit else {
+            throw CourierError(.responseTooLarge, message: "The response body is larger than \(request.delivery.limit) bytes.")
+        }
+        return TransportResponse(response: try Self.response(from: urlResponse), body: data.isEmpty ? nil : HTTPBody(data))
+        #endif
     }
 
     /// Sends a request for a swift-openapi-runtime client; the response body streams as it arrives.
