@@ -11,7 +11,8 @@ import ServiceLifecycle
 /// movies shaped like TheMovieDB (`/3`), auth (`/authenticate`, `/token`), analytics (`/v1/events`),
 /// plus `/echo` for inspecting requests, `/flaky` and `/limited` for retry and rate-limit scenarios,
 /// `/files` for large downloads and uploads, `/redirect` for redirects (also to the analytics port),
-/// `/cookies` and `/basic-auth` as common test servers have them, and fault injection on every route.
+/// `/cookies` and `/basic-auth` as common test servers have them, `/cache` for HTTP caching, and
+/// fault injection on every route.
 ///
 /// It behaves as real servers do: every 401 carries a `WWW-Authenticate` challenge (Bearer, RFC
 /// 6750; Basic on `/basic-auth`), text and JSON bodies of 1 KiB or more are compressed with gzip
@@ -73,6 +74,7 @@ public final class ReferenceServer: Sendable {
     private let store: ReferenceStore
     private let ledger: ReliabilityLedger
     private let requests: RequestCounter
+    private let caching: CacheLedger
     private let scheme: String
     private let servers: [RunningApplication]
 
@@ -84,10 +86,12 @@ public final class ReferenceServer: Sendable {
         store: ReferenceStore,
         ledger: ReliabilityLedger,
         requests: RequestCounter,
+        caching: CacheLedger,
         scheme: String,
         servers: [RunningApplication]
     ) {
         self.ledger = ledger
+        self.caching = caching
         self.requests = requests
         self.scheme = scheme
         self.host = host
@@ -117,6 +121,22 @@ public final class ReferenceServer: Sendable {
         await ledger.hits(for: key)
     }
 
+    /// How many requests `/cache/{key}` has received for `key`, 304s included.
+    public func cacheHits(forKey key: String) async -> Int {
+        await caching.hits(for: key)
+    }
+
+    /// How many conditional requests to `/cache/{key}` were answered 304.
+    public func notModifiedCount(forKey key: String) async -> Int {
+        await caching.notModifiedCount(for: key)
+    }
+
+    /// The validator (`If-None-Match`, else `If-Modified-Since`) of each request to
+    /// `/cache/{key}`, in order; `""` for a request without one.
+    public func validatorsSent(forKey key: String) async -> [String] {
+        await caching.validatorsSent(for: key)
+    }
+
     /// How many requests `/limited` has refused with 429.
     public var rateLimitRejections: Int {
         get async { await ledger.rateLimitRejections }
@@ -141,6 +161,7 @@ public final class ReferenceServer: Sendable {
         let ledger = ReliabilityLedger()
         let requests = RequestCounter()
         let streams = StreamLedger()
+        let caching = CacheLedger()
         let server = try serverBuilder(tls: options.tls)
 
         let main = Router(context: ReferenceRequestContext.self)
@@ -159,6 +180,7 @@ public final class ReferenceServer: Sendable {
         BasicAuthRoutes.register(on: main)
         ReliabilityRoutes.register(on: main, ledger: ledger)
         StreamRoutes.register(on: main, ledger: streams)
+        CacheRoutes.register(on: main, ledger: caching)
 
         let analytics = Router(context: ReferenceRequestContext.self)
         analytics.add(middleware: FaultInjectionMiddleware(requests: requests))
@@ -184,6 +206,7 @@ public final class ReferenceServer: Sendable {
                 store: store,
                 ledger: ledger,
                 requests: requests,
+                caching: caching,
                 scheme: options.tls == nil ? "http" : "https",
                 servers: [mainServer, analyticsServer]
             )

@@ -75,8 +75,15 @@ enum MovieRoutes {
         let start = min((page - 1) * pageSize, movies.count)
         let results = Array(movies[start..<min(start + pageSize, movies.count)])
         let totalPages = (movies.count + pageSize - 1) / pageSize
+        // Lists change rarely: fresh for a minute, then revalidated by their entity tag.
+        let eTag = "\"\(request.uri.path.split(separator: "/").last ?? "list")-\(page)-\(movies.count)\""
+        var headers: HTTPFields = [.cacheControl: "max-age=60", .eTag: eTag]
+        if let link = HTTPField.Name("Link") { headers[link] = links(request: request, page: page, totalPages: totalPages) }
+        if request.headers[.ifNoneMatch] == eTag {
+            return Response(status: .notModified, headers: headers)
+        }
         var response = JSONResponse.make(WirePage(page: page, results: results, totalPages: totalPages, totalResults: movies.count))
-        if let link = HTTPField.Name("Link") { response.headers[link] = links(request: request, page: page, totalPages: totalPages) }
+        for field in headers { response.headers.append(field) }
         return response
     }
 
