@@ -23,6 +23,9 @@ let fuzzTargets: [(name: String, library: String)] = [
     ("fuzz-redirect", "Courier"),
     ("fuzz-event-stream", "Courier"),
     ("fuzz-link", "Courier"),
+    ("fuzz-cache-control", "Courier"),
+    ("fuzz-cache-freshness", "Courier"),
+    ("fuzz-cache-entry", "Courier"),
 ]
 
 let package = Package(

@@ -14,7 +14,7 @@ if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
 fi
 
 all_targets=(fuzz-json-value fuzz-json-models fuzz-set-cookie fuzz-retry-after fuzz-rate-limit fuzz-content-length fuzz-redirect
-    fuzz-event-stream fuzz-link)
+    fuzz-event-stream fuzz-link fuzz-cache-control fuzz-cache-freshness fuzz-cache-entry)
 scratch=.build-fuzz
 # Release code with its overflow checks kept (a trap is what the fuzzer looks for), no dead
 # stripping (the linker would drop the coverage counters), internal symbols visible to the targets'

@@ -273,6 +273,47 @@ func followCursors(on client: Client) async throws {
     }
 }
 
+// MARK: Caching and coalescing
+
+func makeCachedClient(session: AuthenticationSession, caches: URL) throws -> Client {
+    let folder = caches.appendingPathComponent("movies-api")   // a folder of its own
+    let cache = try ResponseCache(directory: folder, diskLimit: 50 << 20, memoryLimit: 4 << 20)
+    return Client(baseURL: "https://api.example.com/3") {
+        $0.middleware = [AuthenticationMiddleware(session), CachingMiddleware(cache)]
+    }
+}
+
+func showPopular(with client: Client) async throws {
+    let page = try await client.response(for: Request<JSONValue>(.get, "movie/popular"))
+    print(page.source)   // network the first time, then cache while fresh
+}
+
+enum MoviesAPI {
+    static func popular(page: Int) -> Request<JSONValue> {
+        Request(.get, "movie/popular", query: ["page": page])
+    }
+}
+
+func refresh(with client: Client) async throws -> JSONValue {
+    try await client.send(MoviesAPI.popular(page: 1).cachePolicy(.revalidate))
+}
+
+func showOffline(with client: Client) async -> JSONValue? {
+    do {
+        return try await client.send(MoviesAPI.popular(page: 1).cachePolicy(.onlyIfCached))
+    } catch where error.kind == .notCached {
+        return nil   // nothing stored yet; nothing was sent
+    } catch {
+        return nil
+    }
+}
+
+func loadTwice(with client: Client) async throws {
+    async let first = client.send(MoviesAPI.popular(page: 1))
+    async let second = client.send(MoviesAPI.popular(page: 1))
+    _ = try await (first, second)   // one request on the wire
+}
+
 // MARK: Testing your app
 
 func makeSocialClient(transport: any Transport = .urlSession()) -> Client {
