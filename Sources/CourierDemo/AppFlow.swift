@@ -38,6 +38,7 @@ struct AppFlow {
         await showFriends(friends, of: me)
         await showMovies(movieService)
         await showStreamsAndPages(movieService)
+        await showCaching()
         await showStandards(movies: movies)
         await cancelSlowRequest(social, me: me)
         await showServerErrors(social, movies: movies, me: me)

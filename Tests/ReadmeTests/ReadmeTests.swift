@@ -44,6 +44,8 @@ struct ReadmeTests {
         #expect(try await liveTicks(files) == [1, 2, 3, 4, 5])
         let allTitles = try await everyPopularTitle(movies.client)
         #expect(allTitles.count == 200 && Set(allTitles).count > 1)
+        let cached = makeCachedMovieClient(environment: .custom(BaseURL(server.baseURL)), apiKey: server.movieAPIKey)
+        #expect(try await popularThreeTimes(cached) == [.network, .cache, .revalidated])
         await server.stop()
     }
 }

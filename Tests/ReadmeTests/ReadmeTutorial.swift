@@ -208,6 +208,24 @@ func everyPopularTitle(_ movies: Client) async throws -> [String] {
     return titles
 }
 
+// MARK: Caching and coalescing
+
+func makeCachedMovieClient(environment: ServerEnvironment, apiKey: String) -> Client {
+    let cache = ResponseCache(memoryLimit: 10 << 20)
+    return Client(backend: .movies, environment: environment) {
+        $0.commonParameters.query["api_key"] = apiKey
+        $0.decoder.keyDecodingStrategy = .convertFromSnakeCase
+        $0.middleware = [CachingMiddleware(cache)]   // after AuthenticationMiddleware, when there is one
+    }
+}
+
+func popularThreeTimes(_ movies: Client) async throws -> [ResponseSource] {
+    let first = try await movies.response(for: MovieAPI.popular(page: 1))
+    let second = try await movies.response(for: MovieAPI.popular(page: 1))   // fresh for a minute: not sent
+    let checked = try await movies.response(for: MovieAPI.popular(page: 1).request.cachePolicy(.revalidate))
+    return [first.source, second.source, checked.source]   // network, cache, revalidated (a 304)
+}
+
 // MARK: Testing your app
 
 @Test("popular movies decode, and every request carries the API key")

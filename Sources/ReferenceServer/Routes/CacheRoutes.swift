@@ -58,8 +58,10 @@ enum CacheRoutes {
             if let vary = query["vary"] { fields[.vary] = String(vary) }
             if let age = query["age"] { fields[.age] = String(age) }
             let matchesETag = query["etag"] != nil && ifNoneMatch.map { $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == eTag } } == true
-            let notModifiedSince = ifNoneMatch == nil && lastModified != nil
-                && ifModifiedSince.flatMap { parseHTTPDate($0) }.map { $0 >= lastModified! } == true
+            var notModifiedSince = false
+            if ifNoneMatch == nil, let lastModified, let since = ifModifiedSince.flatMap(parseHTTPDate) {
+                notModifiedSince = since >= lastModified
+            }
             if matchesETag || notModifiedSince {
                 await ledger.countNotModified(key)
                 fields[HTTPField.Name("X-Revalidated")!] = String(await ledger.notModifiedCount(for: key))

@@ -37,7 +37,11 @@ struct RequestCoalescingTests {
 
         func release() {
             released.mutate { $0 = true }
-            for continuation in waiting.mutate({ list in defer { list = [] }; return list }) { continuation.resume() }
+            let continuations = waiting.mutate { list in
+                defer { list = [] }
+                return list
+            }
+            for continuation in continuations { continuation.resume() }
         }
     }
 
