@@ -74,6 +74,9 @@ struct CourierBench: AsyncParsableCommand {
     @Flag(help: "Only the streams: a JSON Lines export and server-sent events, Courier against the raw bytes, with peak memory.")
     var streams = false
 
+    @Flag(help: "Only the cache and coalescing: the list from the network, from memory and from disk; coalescing on and off.")
+    var cache = false
+
     @Option(help: "The size of the JSON Lines export in MB, with --streams.")
     var exportMegabytes = 1000
 
@@ -107,6 +110,11 @@ struct CourierBench: AsyncParsableCommand {
                     .filter { onlyTransport == nil || onlyTransport?.rawValue == $0.0 }
             )
             try await workload.run(exportBytes: exportMegabytes * 1_000_000, events: events)
+            await server.stop()
+            return
+        }
+        if cache {
+            try await CacheWorkload(baseURL: server.baseURL, rounds: rounds, duration: .milliseconds(Int(seconds * 1000))).run()
             await server.stop()
             return
         }

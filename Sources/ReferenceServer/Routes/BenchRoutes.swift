@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// Fixed payloads for `courier-bench`: `/bench/small` (a 182-byte record), `/bench/list?count=N`
-/// (N records, 100 ≈ 10.7 KB), `POST /bench/echo` (the JSON body back). Prepared once, so the
+/// (N records, 100 ≈ 10.7 KB; `max_age=S` adds `Cache-Control: max-age=S`), `POST /bench/echo` (the JSON body back). Prepared once, so the
 /// server's own cost stays small next to the client's.
 package enum BenchRoutes {
     /// One record as the server writes it.
@@ -44,7 +44,9 @@ package enum BenchRoutes {
         }
         router.get("bench/list") { request, _ in
             let count = min(max(request.queryInt("count") ?? 100, 0), 10_000)
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: lists.list(count: count)))
+            var fields = headers
+            if let maxAge = request.queryInt("max_age") { fields[.cacheControl] = "max-age=\(maxAge)" }
+            return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: lists.list(count: count)))
         }
         router.post("bench/echo") { request, _ in
             let body = try await request.body.collect(upTo: 16 * 1024 * 1024)
