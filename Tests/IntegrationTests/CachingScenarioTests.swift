@@ -17,14 +17,7 @@ struct CachingScenarioTests {
         var user: String
     }
 
-    /// A wall clock the test moves.
-    final class TestDate: Sendable {
-        private let box = LockedBox(Date())
-        var now: Date { box.value }
-        func advance(seconds: Double) { box.mutate { $0 = $0.addingTimeInterval(seconds) } }
-    }
-
-    static func client(_ backends: ReferenceBackends, cache: ResponseCache?, date: TestDate = TestDate()) -> Client {
+    static func client(_ backends: ReferenceBackends, cache: ResponseCache?, date: MovableDate = MovableDate()) -> Client {
         Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) {
             if let cache { $0.middleware = [CachingMiddleware(cache)] }
             $0.currentDate = { date.now }
@@ -64,7 +57,7 @@ struct CachingScenarioTests {
     @Test("a response fresh for max-age is served from the cache until it expires on the test clock", arguments: TransportKind.allCases)
     func freshUntilExpiry(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
-            let date = TestDate()
+            let date = MovableDate()
             let client = Self.client(backends, cache: ResponseCache(), date: date)
             let fresh = Self.resource("fresh", ["max_age": 60])
             let first = try await client.response(for: fresh)

@@ -9,6 +9,8 @@ struct CoalescingKey: Sendable, Hashable {
     let method: HTTPRequest.Method
     let target: String
     let fields: [String]
+    /// The hash of all three, computed once: the key is looked up several times per call.
+    private let digest: Int
 
     init(_ request: HTTPRequest, origin: URL) {
         method = request.method
@@ -20,6 +22,19 @@ struct CoalescingKey: Sendable, Hashable {
         }
         fields.sort()
         self.fields = fields
+        var hasher = Hasher()
+        hasher.combine(method)
+        hasher.combine(target)
+        hasher.combine(fields)
+        digest = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
+    }
+
+    static func == (a: CoalescingKey, b: CoalescingKey) -> Bool {
+        a.digest == b.digest && a.method == b.method && a.target == b.target && a.fields == b.fields
     }
 
     /// Fields that name one request for tracing and logs, not what it asks for.

@@ -22,26 +22,32 @@ final class RequestCoalescer: Sendable {
         var extraAttempts: Int
     }
 
-    private struct Exchange {
-        let id: UInt64
+    /// One shared exchange and its callers. A reference, so that its state is changed in place.
+    // @unchecked: every property but the constants is used under the coalescer's lock only.
+    private final class Exchange: @unchecked Sendable {
+        let key: CoalescingKey
         /// The exchange as one call of the client, counted in ``Client/activity`` until it ends
         /// or its last caller leaves.
         let call: InFlightCall
-        /// Callers that joined and wait, or are about to.
+        /// Callers that joined and have not left.
         var callers: Set<UInt64>
         var continuations: [UInt64: CheckedContinuation<Shared, any Error>] = [:]
+        /// Callers that left before they began to wait.
+        var departed: Set<UInt64> = []
         var task: (any CancellableWork)?
+        /// The answer, once it is in: for callers that joined and had not begun to wait.
+        var outcome: Result<Shared, any Error>?
+
+        init(key: CoalescingKey, call: InFlightCall, caller: UInt64) {
+            self.key = key
+            self.call = call
+            self.callers = [caller]
+        }
     }
 
     private struct State {
         var nextID: UInt64 = 0
         var exchanges: [CoalescingKey: Exchange] = [:]
-        /// Each caller's exchange.
-        var joined: [UInt64: CoalescingKey] = [:]
-        /// Outcomes for callers that had joined but not yet begun to wait when they arrived.
-        var outcomes: [UInt64: Result<Shared, any Error>] = [:]
-        /// Callers that left before they began to wait.
-        var departed: Set<UInt64> = []
     }
 
     private let state = LockedState(State())
@@ -70,31 +76,28 @@ final class RequestCoalescer: Sendable {
         limit: Int,
         exchange: @escaping @Sendable () async throws -> MiddlewareResponse
     ) async throws -> MiddlewareResponse {
-        let key = CoalescingKey(request, origin: context.origin)
         let clock = context.elapsedClock
         let registry = call.registry
         guard let registration = registry.insert(for: call, deadline: clock.now() + context.timeout, clock: clock) else {
             throw CancellationError()
         }
-        let (caller, leads) = join(key, registry: registry)
-        if let leads {
-            start(leads, key: key, registry: registry, attempt: context.attempt, limit: limit, exchange: exchange)
-        }
-        registry.attach(registration, Departure(coalescer: self, caller: caller))
+        let (caller, shared, leads) = join(CoalescingKey(request, origin: context.origin), registry: registry)
+        if leads { start(shared, registry: registry, attempt: context.attempt, limit: limit, exchange: exchange) }
+        registry.attach(registration, Departure(coalescer: self, caller: caller, exchange: shared))
         registry.setCounted(call, false)
         defer { registry.setCounted(call, true) }
         do {
-            let shared = try await withTaskCancellationHandler {
+            let answer = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    wait(caller, continuation)
+                    wait(caller, in: shared, continuation)
                 }
             } onCancel: {
-                leave(caller)
+                leave(caller, shared)
             }
             registry.remove(registration)
-            var result = shared.result
-            result.body = shared.body.map { HTTPBody($0) }
-            result.attempts = context.attempt + shared.extraAttempts
+            var result = answer.result
+            result.body = answer.body.map { HTTPBody($0) }
+            result.attempts = context.attempt + answer.extraAttempts
             return result
         } catch {
             if registry.remove(registration) && !Task.isCancelled { throw Attempt.timeoutError(after: context.timeout) }
@@ -103,37 +106,34 @@ final class RequestCoalescer: Sendable {
     }
 
     /// Adds a caller to the exchange for `key`, or starts one.
-    /// - Returns: The caller's id, and the id of the exchange when the caller starts it.
-    private func join(_ key: CoalescingKey, registry: InFlightRequests) -> (caller: UInt64, leads: UInt64?) {
+    /// - Returns: The caller's id, its exchange, and whether the caller starts it.
+    private func join(_ key: CoalescingKey, registry: InFlightRequests) -> (caller: UInt64, exchange: Exchange, leads: Bool) {
         // Counted before the lock is taken; given back when the caller joins an exchange.
         let call = registry.begin()
-        let joined = state.withLock { state -> (caller: UInt64, leads: UInt64?) in
+        let joined = state.withLock { state -> (UInt64, Exchange, Bool) in
             state.nextID += 1
             let caller = state.nextID
-            state.joined[caller] = key
-            if state.exchanges[key] != nil {
-                state.exchanges[key]?.callers.insert(caller)
-                return (caller, nil)
+            if let exchange = state.exchanges[key] {
+                exchange.callers.insert(caller)
+                return (caller, exchange, false)
             }
-            state.nextID += 1
-            state.exchanges[key] = Exchange(id: state.nextID, call: call, callers: [caller])
-            return (caller, state.nextID)
+            let exchange = Exchange(key: key, call: call, caller: caller)
+            state.exchanges[key] = exchange
+            return (caller, exchange, true)
         }
-        if joined.leads == nil { call.end() }
+        if !joined.2 { call.end() }
         return joined
     }
 
-    /// Runs the shared exchange `id` as a call of its own, then answers every caller.
+    /// Runs the shared exchange as a call of its own, then answers every caller.
     private func start(
-        _ id: UInt64,
-        key: CoalescingKey,
+        _ shared: Exchange,
         registry: InFlightRequests,
         attempt: Int,
         limit: Int,
         exchange: @escaping @Sendable () async throws -> MiddlewareResponse
     ) {
-        let registration = state.withLock { $0.exchanges[key]?.id == id ? $0.exchanges[key]?.call : nil }
-            .flatMap { registry.insert(for: $0, deadline: nil, clock: .continuous) }
+        let registration = registry.insert(for: shared.call, deadline: nil, clock: .continuous)
         let task = Task {
             defer {
                 if let registration { registry.remove(registration) }
@@ -148,48 +148,37 @@ final class RequestCoalescer: Sendable {
             } catch {
                 outcome = .failure(error)
             }
-            self.finish(id, key: key, with: outcome)
+            self.finish(shared, with: outcome)
         }
         if let registration { registry.attach(registration, task) }
-        let abandoned = state.withLock { state -> Bool in
-            guard state.exchanges[key]?.id == id else { return true }
-            state.exchanges[key]?.task = task
+        let abandoned = state.withLock { _ -> Bool in
+            guard !shared.callers.isEmpty, shared.outcome == nil else { return true }
+            shared.task = task
             return false
         }
         if abandoned || registration == nil { task.cancel() }
     }
 
-    /// Answers every caller of exchange `id`.
-    private func finish(_ id: UInt64, key: CoalescingKey, with outcome: Result<Shared, any Error>) {
-        let (continuations, call) = state.withLock { state -> ([CheckedContinuation<Shared, any Error>], InFlightCall?) in
-            guard let exchange = state.exchanges[key], exchange.id == id else { return ([], nil) }
-            state.exchanges[key] = nil
-            for caller in exchange.callers where exchange.continuations[caller] == nil {
-                state.outcomes[caller] = outcome
-            }
-            for caller in exchange.continuations.keys { state.joined[caller] = nil }
-            return (Array(exchange.continuations.values), exchange.call)
+    /// Answers every caller of `shared`.
+    private func finish(_ shared: Exchange, with outcome: Result<Shared, any Error>) {
+        let continuations = state.withLock { state -> [CheckedContinuation<Shared, any Error>]? in
+            guard shared.outcome == nil, !shared.callers.isEmpty else { return nil }
+            shared.outcome = outcome
+            if state.exchanges[shared.key] === shared { state.exchanges[shared.key] = nil }
+            defer { shared.continuations = [:] }
+            return Array(shared.continuations.values)
         }
-        call?.end()
+        guard let continuations else { return }
+        shared.call.end()
         for continuation in continuations { continuation.resume(with: outcome) }
     }
 
     /// Waits for the caller's answer.
-    private func wait(_ caller: UInt64, _ continuation: CheckedContinuation<Shared, any Error>) {
-        let ready = state.withLock { state -> Result<Shared, any Error>? in
-            if let outcome = state.outcomes.removeValue(forKey: caller) {
-                state.joined[caller] = nil
-                return outcome
-            }
-            if state.departed.remove(caller) != nil {
-                state.joined[caller] = nil
-                return .failure(CancellationError())
-            }
-            guard let key = state.joined[caller], state.exchanges[key] != nil else {
-                state.joined[caller] = nil
-                return .failure(CancellationError())
-            }
-            state.exchanges[key]?.continuations[caller] = continuation
+    private func wait(_ caller: UInt64, in shared: Exchange, _ continuation: CheckedContinuation<Shared, any Error>) {
+        let ready = state.withLock { _ -> Result<Shared, any Error>? in
+            if shared.departed.remove(caller) != nil { return .failure(CancellationError()) }
+            if let outcome = shared.outcome { return outcome }
+            shared.continuations[caller] = continuation
             return nil
         }
         if let ready { continuation.resume(with: ready) }
@@ -197,26 +186,20 @@ final class RequestCoalescer: Sendable {
 
     /// Takes the caller out of its exchange (cancelled, or past its deadline); cancels the
     /// exchange when it was the last.
-    fileprivate func leave(_ caller: UInt64) {
-        let (continuation, abandoned) = state.withLock { state -> (CheckedContinuation<Shared, any Error>?, Exchange?) in
-            guard let key = state.joined[caller], var exchange = state.exchanges[key] else { return (nil, nil) }
-            exchange.callers.remove(caller)
-            let continuation = exchange.continuations.removeValue(forKey: caller)
-            if continuation == nil {
-                state.departed.insert(caller)
-            } else {
-                state.joined[caller] = nil
-            }
-            if exchange.callers.isEmpty {
-                state.exchanges[key] = nil
-                return (continuation, exchange)
-            }
-            state.exchanges[key] = exchange
-            return (continuation, nil)
+    private func leave(_ caller: UInt64, _ shared: Exchange) {
+        let (continuation, abandoned) = state.withLock { state -> (CheckedContinuation<Shared, any Error>?, Bool) in
+            guard shared.outcome == nil, shared.callers.remove(caller) != nil else { return (nil, false) }
+            let continuation = shared.continuations.removeValue(forKey: caller)
+            if continuation == nil { shared.departed.insert(caller) }
+            guard shared.callers.isEmpty else { return (continuation, false) }
+            if state.exchanges[shared.key] === shared { state.exchanges[shared.key] = nil }
+            return (continuation, true)
         }
         continuation?.resume(throwing: CancellationError())
-        abandoned?.call.end()
-        abandoned?.task?.cancel()
+        if abandoned {
+            shared.call.end()
+            state.withLock { _ in shared.task }?.cancel()
+        }
     }
 
     /// How a caller's registration with its client leaves the exchange when its deadline passes
@@ -224,9 +207,10 @@ final class RequestCoalescer: Sendable {
     private struct Departure: CancellableWork {
         let coalescer: RequestCoalescer
         let caller: UInt64
+        let exchange: Exchange
 
         func cancel() {
-            coalescer.leave(caller)
+            coalescer.leave(caller, exchange)
         }
     }
 }

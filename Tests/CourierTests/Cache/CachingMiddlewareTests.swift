@@ -8,14 +8,6 @@ import Testing
 /// The cache's rules, each against a stub transport and a wall clock the test moves.
 @Suite("The HTTP cache follows RFC 9111 as a private cache")
 struct CachingMiddlewareTests {
-    /// A wall clock the test moves, starting at a fixed date.
-    final class TestDate: Sendable {
-        private let box = LockedBox(Date(timeIntervalSince1970: 1_800_000_000))
-        var now: Date { box.value }
-        func advance(seconds: Double) { box.mutate { $0 = $0.addingTimeInterval(seconds) } }
-        var httpDate: String { CachingMiddlewareTests.httpDate(now) }
-    }
-
     static func httpDate(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -25,7 +17,7 @@ struct CachingMiddlewareTests {
     }
 
     let stub = StubTransport()
-    let date = TestDate()
+    let date = MovableDate(Date(timeIntervalSince1970: 1_800_000_000))
     let cache = ResponseCache()
 
     func client(rules: CacheRules = CacheRules()) -> Client {
@@ -38,7 +30,7 @@ struct CachingMiddlewareTests {
 
     func answer(_ fields: HTTPFields, status: HTTPResponse.Status = .ok, body: String = #"{"n":1}"#) -> StubResponse {
         var fields = fields
-        fields[.date] = date.httpDate
+        fields[.date] = Self.httpDate(date.now)
         fields[.contentType] = "application/json"
         return .status(status, headerFields: fields, body: Data(body.utf8))
     }
