@@ -193,3 +193,30 @@ struct CachingScenarioTests {
         }
     }
 }
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("A URLSession's own URLCache is passed by while the client caches", .timingSensitive)
+struct URLCacheBypassTests {
+    @Test("with a CachingMiddleware, nothing is served from or kept in the session's URLCache")
+    func twoCachesNeverStack() async throws {
+        try await withBackends(.urlSession) { backends in
+            let urlCache = URLCache(memoryCapacity: 4 << 20, diskCapacity: 0, diskPath: nil)
+            let configuration = URLSession.courierConfiguration()
+            configuration.urlCache = urlCache
+            configuration.requestCachePolicy = .useProtocolCachePolicy
+            let session = URLSession(configuration: configuration)
+            defer { session.finishTasksAndInvalidate() }
+            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: .urlSession(session)) {
+                $0.middleware = [CachingMiddleware(ResponseCache())]
+            }
+            let passing = Request<Data>(.get, "cache/bypassed", query: ["max_age": 600]).cachePolicy(.reload)
+            for _ in 0..<3 { #expect(try await client.response(for: passing).source == .network) }
+            #expect(await backends.server.cacheHits(forKey: "bypassed") == 3, "neither cache answered")
+            let url = try #require(URL(string: "\(backends.server.baseURL)/cache/bypassed?max_age=600"))
+            #expect(urlCache.cachedResponse(for: URLRequest(url: url)) == nil)
+        }
+    }
+}
