@@ -37,6 +37,14 @@ enum MicroBenchmark {
                 try await ok.send(endpoint)
             }
         }
+        if selected("send_success_uncoalesced") {
+            // The same call with coalescing off: what coalescing costs a call nobody joins.
+            ok.configuration.coalescesRequests = false
+            defer { ok.configuration.coalescesRequests = true }
+            try await measureAsync("send_success_uncoalesced", iterations: iterations) {
+                try await ok.send(endpoint)
+            }
+        }
         if selected("send_error_mapping") {
             try await measureAsync("send_error_mapping", iterations: iterations) {
                 do { try await failing.send(endpoint) } catch let error as CourierError where error.kind == .notFound {}

@@ -82,7 +82,7 @@ final class RequestCoalescer: Sendable {
             throw CancellationError()
         }
         let (caller, shared, leads) = join(CoalescingKey(request, origin: context.origin), registry: registry)
-        if leads { start(shared, registry: registry, attempt: context.attempt, limit: limit, exchange: exchange) }
+        if leads { start(shared, attempt: context.attempt, limit: limit, exchange: exchange) }
         registry.attach(registration, Departure(coalescer: self, caller: caller, exchange: shared))
         registry.setCounted(call, false)
         defer { registry.setCounted(call, true) }
@@ -125,19 +125,17 @@ final class RequestCoalescer: Sendable {
         return joined
     }
 
-    /// Runs the shared exchange as a call of its own, then answers every caller.
+    /// Runs the shared exchange in a task of its own, then answers every caller.
+    ///
+    /// The task is not registered with the client: every caller is, so ``Client/cancelAll()`` and
+    /// the callers' deadlines reach it through its callers, the last of whom cancels it.
     private func start(
         _ shared: Exchange,
-        registry: InFlightRequests,
         attempt: Int,
         limit: Int,
         exchange: @escaping @Sendable () async throws -> MiddlewareResponse
     ) {
-        let registration = registry.insert(for: shared.call, deadline: nil, clock: .continuous)
         let task = Task {
-            defer {
-                if let registration { registry.remove(registration) }
-            }
             let outcome: Result<Shared, any Error>
             do {
                 var result = try await exchange()
@@ -150,13 +148,12 @@ final class RequestCoalescer: Sendable {
             }
             self.finish(shared, with: outcome)
         }
-        if let registration { registry.attach(registration, task) }
         let abandoned = state.withLock { _ -> Bool in
             guard !shared.callers.isEmpty, shared.outcome == nil else { return true }
             shared.task = task
             return false
         }
-        if abandoned || registration == nil { task.cancel() }
+        if abandoned { task.cancel() }
     }
 
     /// Answers every caller of `shared`.
