@@ -10,6 +10,8 @@ let swiftSettings: [SwiftSetting] = [
 
 /// The AsyncHTTPClient transport's dependencies exist only while the `AsyncHTTPClient` trait is on.
 let ahc = TargetDependencyCondition.when(traits: ["AsyncHTTPClient"])
+/// The offline queue's dependency (GRDB) exists only while the `OfflineQueue` trait is on.
+let offlineQueue = TargetDependencyCondition.when(traits: ["OfflineQueue"])
 
 let package = Package(
     name: "Courier",
@@ -27,16 +29,23 @@ let package = Package(
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         // Stubs, recorded requests, HAR record and replay, a test clock: for an app's test targets.
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        // Empty unless the dependent enables the `OfflineQueue` trait (see the traits below).
+        .library(name: "CourierOfflineQueue", targets: ["CourierOfflineQueue"]),
     ],
-    // `AsyncHTTPClient` is on by default, so that this package's own commands build and test both
-    // transports as written. An app that wants no SwiftNIO, NIO SSL or AsyncHTTPClient clone
-    // depends with `.package(url: …, from: …, traits: [])`; a server keeps the default.
+    // Both traits are on by default, so that this package's own commands build and test both
+    // transports and the offline queue as written. An app that wants only the queue depends with
+    // `traits: ["OfflineQueue"]` (no SwiftNIO clone), a server with `traits: ["AsyncHTTPClient"]`
+    // (no GRDB clone), and an app that wants neither with `traits: []`.
     traits: [
         .trait(
             name: "AsyncHTTPClient",
             description: "Adds the CourierAsyncHTTPClient product: Courier's transport over AsyncHTTPClient (SwiftNIO)."
         ),
-        .default(enabledTraits: ["AsyncHTTPClient"]),
+        .trait(
+            name: "OfflineQueue",
+            description: "Adds the CourierOfflineQueue product: a durable queue of mutations on SQLite (GRDB)."
+        ),
+        .default(enabledTraits: ["AsyncHTTPClient", "OfflineQueue"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -60,6 +69,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -100,6 +110,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "CourierOfflineQueue",
+            dependencies: [
+                "Courier",
+                // On Linux GRDB links the system SQLite: `apt-get install libsqlite3-dev`.
+                .product(name: "GRDB", package: "GRDB.swift", condition: offlineQueue),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A queue in a process of its own, for the tests that kill it with SIGKILL mid-drain.
+        // Not a product: `swift build --build-tests` puts it beside the test bundle.
+        .executableTarget(
+            name: "courier-queue-worker",
+            dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierOfflineQueue"],
+            path: "Sources/CourierQueueWorker",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "ExampleAPIs",
             dependencies: ["Courier"],
             swiftSettings: swiftSettings
@@ -130,6 +157,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "CourierOfflineQueue",
                 "ExampleAPIs",
                 "ReferenceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -144,6 +172,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "CourierOfflineQueue",
                 "ExampleAPIs",
                 "ReferenceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -214,10 +243,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CourierOfflineQueueTests",
+            dependencies: [
+                "Courier",
+                "CourierOfflineQueue",
+                "CourierAsyncHTTPClient",
+                "CourierTesting",
+                "ExampleAPIs",
+                "ReferenceServer",
+                "TestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ReadmeTests",
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "CourierOfflineQueue",
                 "CourierTesting",
                 "ReferenceServer",
                 .product(name: "Logging", package: "swift-log"),

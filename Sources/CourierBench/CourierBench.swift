@@ -71,6 +71,12 @@ struct CourierBench: AsyncParsableCommand {
     @Option(help: "Run against a server already running at this URL (a `courier-demo serve`), in another process.")
     var serverURL: String?
 
+    @Flag(help: "Only the offline queue: enqueue latency, and a drain against sending the same requests directly.")
+    var offlineQueue = false
+
+    @Option(help: "Entries per transport, with --offline-queue.")
+    var queueEntries = 1000
+
     @Flag(help: "Only the streams: a JSON Lines export and server-sent events, Courier against the raw bytes, with peak memory.")
     var streams = false
 
@@ -103,6 +109,18 @@ struct CourierBench: AsyncParsableCommand {
             server = try await .inProcess()
         }
         output("# \(server.description)")
+        if offlineQueue {
+            #if OfflineQueue
+            try await OfflineQueueWorkload(baseURL: server.baseURL, entries: queueEntries).run(
+                transports: [("ahc", { .asyncHTTPClient(.courierShared) }), ("urlsession", { .urlSession(.shared) })]
+                    .filter { onlyTransport == nil || onlyTransport?.rawValue == $0.0 }
+            )
+            #else
+            throw ValidationError("--offline-queue needs the package trait OfflineQueue.")
+            #endif
+            await server.stop()
+            return
+        }
         if streams {
             let workload = StreamWorkload(
                 baseURL: server.baseURL,

@@ -43,6 +43,9 @@ struct AppFlow {
         await cancelSlowRequest(social, me: me)
         await showServerErrors(social, movies: movies, me: me)
         await showOffline()
+        #if OfflineQueue
+        await showOfflineQueue()
+        #endif
         await sendAnalytics(analytics)
         await logOut(auth)
         return transcript.failures

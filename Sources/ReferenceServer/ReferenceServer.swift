@@ -11,8 +11,12 @@ import ServiceLifecycle
 /// movies shaped like TheMovieDB (`/3`), auth (`/authenticate`, `/token`), analytics (`/v1/events`),
 /// plus `/echo` for inspecting requests, `/flaky` and `/limited` for retry and rate-limit scenarios,
 /// `/files` for large downloads and uploads, `/redirect` for redirects (also to the analytics port),
-/// `/cookies` and `/basic-auth` as common test servers have them, `/cache` for HTTP caching, and
-/// fault injection on every route.
+/// `/cookies` and `/basic-auth` as common test servers have them, `/cache` for HTTP caching,
+/// `/journal` for counting applied changes, and fault injection on every route.
+///
+/// Every POST, PUT, PATCH and DELETE with an `Idempotency-Key` runs once on the main port, as on
+/// Stripe's API: a replay of the key gets the first result (`Idempotent-Replayed: true`) and
+/// changes nothing; a replay with another body is refused with 422.
 ///
 /// It behaves as real servers do: every 401 carries a `WWW-Authenticate` challenge (Bearer, RFC
 /// 6750; Basic on `/basic-auth`), text and JSON bodies of 1 KiB or more are compressed with gzip
@@ -73,6 +77,7 @@ public final class ReferenceServer: Sendable {
     public let movieAPIKey: String
     private let store: ReferenceStore
     private let ledger: ReliabilityLedger
+    private let idempotency: IdempotencyLedger
     private let requests: RequestCounter
     private let caching: CacheLedger
     private let scheme: String
@@ -85,6 +90,7 @@ public final class ReferenceServer: Sendable {
         movieAPIKey: String,
         store: ReferenceStore,
         ledger: ReliabilityLedger,
+        idempotency: IdempotencyLedger,
         requests: RequestCounter,
         caching: CacheLedger,
         scheme: String,
@@ -92,6 +98,7 @@ public final class ReferenceServer: Sendable {
     ) {
         self.ledger = ledger
         self.caching = caching
+        self.idempotency = idempotency
         self.requests = requests
         self.scheme = scheme
         self.host = host
@@ -137,6 +144,21 @@ public final class ReferenceServer: Sendable {
         await caching.validatorsSent(for: key)
     }
 
+    /// The values `/journal/{name}` has appended, in order.
+    public func journal(_ name: String) async -> [Int] {
+        await ledger.journal(name)
+    }
+
+    /// How many friendships `POST /api/v1/friends` has created.
+    public var friendAdditionCount: Int {
+        get async { await store.friendAdditionCount }
+    }
+
+    /// How many requests got the first result of their `Idempotency-Key` again instead of running.
+    public var idempotentReplayCount: Int {
+        get async { await idempotency.replays }
+    }
+
     /// How many requests `/limited` has refused with 429.
     public var rateLimitRejections: Int {
         get async { await ledger.rateLimitRejections }
@@ -159,6 +181,7 @@ public final class ReferenceServer: Sendable {
             refreshedTokenLifetime: options.refreshedTokenLifetime ?? options.tokenLifetime
         )
         let ledger = ReliabilityLedger()
+        let idempotency = IdempotencyLedger()
         let requests = RequestCounter()
         let streams = StreamLedger()
         let caching = CacheLedger()
@@ -168,6 +191,7 @@ public final class ReferenceServer: Sendable {
         main.add(middleware: FaultInjectionMiddleware(requests: requests))
         main.add(middleware: ChallengeMiddleware())
         main.add(middleware: CompressionMiddleware())
+        main.add(middleware: IdempotencyMiddleware(ledger: idempotency))
         SocialRoutes.register(on: main, store: store)
         MovieRoutes.register(on: main, apiKey: options.movieAPIKey)
         AuthRoutes.register(on: main, store: store)
@@ -179,6 +203,7 @@ public final class ReferenceServer: Sendable {
         CookieRoutes.register(on: main)
         BasicAuthRoutes.register(on: main)
         ReliabilityRoutes.register(on: main, ledger: ledger)
+        JournalRoutes.register(on: main, ledger: ledger)
         StreamRoutes.register(on: main, ledger: streams)
         CacheRoutes.register(on: main, ledger: caching)
 
@@ -205,6 +230,7 @@ public final class ReferenceServer: Sendable {
                 movieAPIKey: options.movieAPIKey,
                 store: store,
                 ledger: ledger,
+                idempotency: idempotency,
                 requests: requests,
                 caching: caching,
                 scheme: options.tls == nil ? "http" : "https",

@@ -21,6 +21,7 @@ actor ReferenceStore {
     private(set) var analyticsEventCount = 0
     private(set) var analyticsBatchCount = 0
     private(set) var refreshCount = 0
+    private(set) var friendAdditionCount = 0
     let tokenLifetime: Duration
     let refreshedTokenLifetime: Duration
 
@@ -91,6 +92,7 @@ actor ReferenceStore {
         guard let friend = SampleData.users.first(where: { $0.id == friendID }) else { return .unknownUser(friendID) }
         guard friendships[userID]?.contains(friendID) == false else { return .alreadyFriends }
         friendships[userID]?.append(friendID)
+        friendAdditionCount += 1
         return .done(friend)
     }
 

@@ -1,8 +1,10 @@
 import Foundation
 
-/// What the reliability routes remember: hits per flaky key, and the rate limiter's window.
+/// What the reliability routes remember: hits per flaky key, the rate limiter's window, and the
+/// journals.
 actor ReliabilityLedger {
     private var hits: [String: Int] = [:]
+    private var journals: [String: [Int]] = [:]
     private var tokens: Double?
     private var updatedAt = Date()
     private(set) var rateLimitRejections = 0
@@ -15,6 +17,16 @@ actor ReliabilityLedger {
 
     func hits(for key: String) -> Int {
         hits[key, default: 0]
+    }
+
+    /// Appends a value to a journal; returns its position, from 1.
+    func append(_ value: Int, toJournal name: String) -> Int {
+        journals[name, default: []].append(value)
+        return journals[name, default: []].count
+    }
+
+    func journal(_ name: String) -> [Int] {
+        journals[name, default: []]
     }
 
     /// A token bucket shared by all clients: `burst` requests at once, refilled at `perSecond`.

@@ -2,7 +2,8 @@
 import Foundation
 import Network
 
-/// Connectivity from `NWPathMonitor`: connected while the current path is satisfied.
+/// Connectivity from `NWPathMonitor`: connected while the current path is satisfied; every change
+/// of that is reported by ``changes()``.
 ///
 /// ```swift
 /// $0.middleware = [ReachabilityMiddleware(monitor: PathConnectivityMonitor())]
@@ -10,11 +11,17 @@ import Network
 public final class PathConnectivityMonitor: ConnectivityMonitor {
     private let monitor = NWPathMonitor()
     private let status = LockedState(true)
+    private let broadcast = ConnectivityBroadcast()
 
     /// Creates the monitor and starts watching the path.
     public init() {
-        monitor.pathUpdateHandler = { [status] path in
-            status.withLock { $0 = path.status == .satisfied }
+        monitor.pathUpdateHandler = { [status, broadcast] path in
+            let connected = path.status == .satisfied
+            let changed = status.withLock { status in
+                defer { status = connected }
+                return status != connected
+            }
+            if changed { broadcast.send(connected) }
         }
         monitor.start(queue: DispatchQueue(label: "Courier.PathConnectivityMonitor"))
     }
@@ -23,8 +30,16 @@ public final class PathConnectivityMonitor: ConnectivityMonitor {
         monitor.cancel()
     }
 
+    /// Whether the current path is satisfied.
+    /// - Returns: The path monitor's latest answer.
     public func isConnected() async -> Bool {
         status.withLock { $0 }
+    }
+
+    /// Each change of the path's status.
+    /// - Returns: A new stream for one reader.
+    public func changes() -> AsyncStream<Bool> {
+        broadcast.stream()
     }
 }
 #endif

@@ -1,0 +1,205 @@
+// Compiled with the package trait `OfflineQueue`; without it this module is empty.
+#if OfflineQueue
+import Courier
+import Foundation
+import HTTPTypes
+
+/// Delivers a queue's entries one at a time, in order, through the client; and, once started,
+/// drains by itself: at launch, when an entry is enqueued, when the network comes back, and when
+/// the head entry's wait ends.
+actor Drainer {
+    private let store: QueueStore
+    private let client: Client
+    private let configuration: OfflineQueue.Configuration
+    private let events: EventBroadcast
+    /// The pass running or last run: passes run one after another, never side by side.
+    private var running: Task<Void, Never>?
+    /// The loop that drains by itself, while started.
+    private var loop: Task<Void, Never>?
+    private var listener: Task<Void, Never>?
+    /// The loop's wait for the head entry, cancelled to wake it early.
+    private var sleeper: Task<Void, Never>?
+    /// Why the loop was woken while it was busy.
+    private var pendingWake: OfflineQueue.DrainTrigger?
+
+    init(store: QueueStore, client: Client, configuration: OfflineQueue.Configuration, events: EventBroadcast) {
+        self.store = store
+        self.client = client
+        self.configuration = configuration
+        self.events = events
+    }
+
+    /// Runs one pass after any pass already running: delivers entries while the head is due.
+    func drain(_ trigger: OfflineQueue.DrainTrigger) async {
+        let previous = running
+        let pass = Task {
+            await previous?.value
+            await self.pass(trigger)
+        }
+        running = pass
+        await pass.value
+    }
+
+    /// Drains now, then whenever there is a reason to.
+    func start() {
+        guard loop == nil else { return }
+        let monitor = configuration.connectivity
+        let store = store
+        let clientConfiguration = client.configuration
+        listener = Task {
+            for await connected in monitor.changes() where connected {
+                try? await store.makeTransportFailuresDue(now: clientConfiguration.currentDate())
+                self.wake(.connectivity)
+            }
+        }
+        loop = Task { await self.run() }
+    }
+
+    /// Stops draining by itself, and cancels the pass running; entries stay as they are.
+    func stop() async {
+        let tasks = [loop, listener, sleeper, running].compactMap { $0 }
+        loop = nil
+        listener = nil
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+    }
+
+    /// Wakes the loop, when started.
+    func wake(_ trigger: OfflineQueue.DrainTrigger) {
+        guard loop != nil else { return }
+        pendingWake = trigger
+        sleeper?.cancel()
+    }
+
+    private func run() async {
+        var trigger = OfflineQueue.DrainTrigger.launch
+        while !Task.isCancelled {
+            await drain(trigger)
+            trigger = .schedule
+            if let woken = pendingWake {
+                pendingWake = nil
+                trigger = woken
+                continue
+            }
+            let wait = await waitForHead()
+            let clock = client.configuration.clock
+            let sleep = Task { _ = try? await clock.sleep(for: wait) }
+            sleeper = sleep
+            await sleep.value
+            sleeper = nil
+            if let woken = pendingWake {
+                pendingWake = nil
+                trigger = woken
+            }
+        }
+    }
+
+    /// How long until the head entry is due; an hour when nothing waits (a wake-up comes first).
+    private func waitForHead() async -> Duration {
+        guard let head = try? await store.head(strict: configuration.ordering.isStrict), head.state == .pending else {
+            return .seconds(3600)
+        }
+        let seconds = head.nextAttemptAt - client.configuration.currentDate().timeIntervalSince1970
+        return .milliseconds(Int64(max(0, min(seconds, 3600)) * 1000) + 1)
+    }
+
+    private func pass(_ trigger: OfflineQueue.DrainTrigger) async {
+        events.send(.drainStarted(trigger))
+        let strict = configuration.ordering.isStrict
+        while !Task.isCancelled {
+            guard let head = try? await store.head(strict: strict) else { break }
+            guard head.state == .pending else {
+                events.send(.blocked(by: head.entry))
+                break
+            }
+            let now = client.configuration.currentDate()
+            if let timeToLive = configuration.timeToLive, now.timeIntervalSince1970 - head.enqueuedAt > StoredEntry.seconds(timeToLive) {
+                var expired = head
+                expired.state = .expired
+                guard (try? await store.update(expired, durably: false)) != nil else { break }
+                events.send(.expired(expired.entry))
+                continue
+            }
+            guard head.nextAttemptAt <= now.timeIntervalSince1970, await attempt(head) else { break }
+        }
+        events.send(.drainFinished(remaining: (try? await store.count()) ?? 0))
+    }
+
+    /// Sends one entry and records the outcome; returns whether the pass goes on.
+    private func attempt(_ stored: StoredEntry) async -> Bool {
+        var entry = stored
+        entry.attempts += 1
+        let plan = DeliveryDecision.Plan(
+            maximumAttempts: configuration.maximumAttempts,
+            backoff: configuration.backoff,
+            random: configuration.random()
+        )
+        let decision: DeliveryDecision
+        var response: OfflineQueue.ServerResponse?
+        var failure: CourierError?
+        do {
+            let result = try await client.exchange(entry.deferred(bodies: store.bodies))
+            response = OfflineQueue.ServerResponse(status: result.response.status, headerFields: result.response.headerFields, body: result.body)
+            let retryAfter = RetryAfter.delay(from: result.response.headerFields[.retryAfter], now: client.configuration.currentDate())
+            decision = .after(status: result.response.status, retryAfter: retryAfter, attempts: entry.attempts, plan: plan)
+        } catch {
+            failure = error
+            decision = .after(error: error, attempts: entry.attempts, plan: plan)
+        }
+        entry.lastStatus = response.map { $0.status.code }
+        entry.lastResponseFields = response.map { StoredEntry.pairs($0.headerFields) }
+        entry.lastResponseBody = response?.body
+        entry.lastError = failure?.localizedDescription ?? response.map { "The server answered \($0.status.code)." }
+        entry.lastErrorKind = failure == nil ? nil : "transport"
+        let now = client.configuration.currentDate().timeIntervalSince1970
+        do {
+            switch decision {
+            case .deliver:
+                try await store.delete(entry)
+                if var delivered = response {
+                    delivered.decoded = decoded(delivered.body, kind: entry.kind)
+                    events.send(.delivered(entry.entry, delivered))
+                }
+                return true
+            case .reject:
+                entry.state = .rejected
+                try await store.update(entry, durably: false)
+                if let response { events.send(.rejected(entry.entry, response)) }
+                return true
+            case .retry(let wait):
+                entry.nextAttemptAt = now + StoredEntry.seconds(wait)
+                try await store.update(entry, durably: false)
+                if failure != nil { configuration.connectivity.transportFailed() }
+                events.send(.willRetry(entry.entry, after: wait))
+                return false
+            case .exhaust:
+                entry.state = .exhausted
+                try await store.update(entry, durably: false)
+                events.send(.attemptsExhausted(entry.entry))
+                return true
+            case .awaitAuthentication(let wait):
+                entry.attempts -= 1
+                entry.nextAttemptAt = now + StoredEntry.seconds(wait)
+                try await store.update(entry, durably: false)
+                events.send(.authenticationRequired(entry.entry))
+                return false
+            case .markUnsendable:
+                entry.state = .unsendable
+                try await store.update(entry, durably: false)
+                events.send(.unsendable(entry.entry, failure ?? CourierError(.invalidRequest)))
+                return true
+            case .stop:
+                return false
+            }
+        } catch {
+            return false
+        }
+    }
+
+    /// The body decoded as the type registered for `kind`, if any.
+    private func decoded(_ body: Data, kind: String) -> OfflineQueue.DecodedValue? {
+        guard let decode = configuration.decoders[kind], let value = try? decode(body, client.configuration.decoder) else { return nil }
+        return OfflineQueue.DecodedValue(value: value)
+    }
+}
+#endif

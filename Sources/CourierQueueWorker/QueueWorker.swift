@@ -1,0 +1,77 @@
+import Courier
+#if AsyncHTTPClient
+import CourierAsyncHTTPClient
+#endif
+#if OfflineQueue
+import CourierOfflineQueue
+#endif
+import Foundation
+
+/// `courier-queue-worker drain DIRECTORY NAME BASE_URL [urlsession|asynchttpclient]`: opens the
+/// offline queue NAME in DIRECTORY, drains it to the server at BASE_URL, writes `delivered` on a
+/// line of its own for each delivered entry as it happens, and exits 0 once the queue is empty
+/// (1 when it is not).
+///
+/// Not a product: the offline queue's crash tests run it and kill it with SIGKILL mid-drain.
+@main
+enum QueueWorker {
+    static func main() async {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard arguments.count >= 4, arguments.first == "drain" else {
+            fail("usage: courier-queue-worker drain DIRECTORY NAME BASE_URL [urlsession|asynchttpclient]")
+        }
+        let values = Array(arguments)
+        #if OfflineQueue
+        await drain(directory: URL(fileURLWithPath: values[1]), name: values[2], baseURL: values[3], transport: values.count > 4 ? values[4] : "urlsession")
+        #else
+        fail("courier-queue-worker needs the package trait OfflineQueue.")
+        #endif
+    }
+
+    #if OfflineQueue
+    static func drain(directory: URL, name: String, baseURL: String, transport transportName: String) async {
+        let client = Client(baseURL: BaseURL(baseURL), transport: transport(named: transportName))
+        do {
+            let queue = try OfflineQueue(client: client, name: name, directory: directory) {
+                $0.backoff = Backoff(base: .milliseconds(10), maximum: .milliseconds(100))
+                $0.maximumAttempts = 1000
+            }
+            let events = queue.events
+            let reporter = Task {
+                for await event in events {
+                    if case .delivered = event { write("delivered") }
+                }
+            }
+            // Bounded: a server that stays away ends the run with entries left.
+            for _ in 0..<200 {
+                await queue.drain()
+                if try await queue.count() == 0 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            reporter.cancel()
+            let left = try await queue.count()
+            write("remaining \(left)")
+            exit(left == 0 ? 0 : 1)
+        } catch {
+            fail("courier-queue-worker: \(error.localizedDescription)")
+        }
+    }
+    #endif
+
+    static func transport(named name: String) -> any Transport {
+        #if AsyncHTTPClient
+        if name == "asynchttpclient" { return .asyncHTTPClient() }
+        #endif
+        return .urlSession()
+    }
+
+    /// One line on standard output at once: a process killed next loses nothing it wrote.
+    static func write(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(2)
+    }
+}

@@ -1,0 +1,47 @@
+import Courier
+import CourierOfflineQueue
+import Foundation
+import ReferenceServer
+import Testing
+
+@Suite("A drain killed with SIGKILL at a random moment loses nothing and applies nothing twice", .serialized)
+struct CrashTests {
+    @Test("20 random kill points: a new process finishes the drain, and the server applied each of 100 once, in order", arguments: QueueTransport.allCases)
+    func killedMidDrain(transport: QueueTransport) async throws {
+        try await withServer { server in
+            var generator = SystemRandomNumberGenerator()
+            var killed = 0
+            for round in 0..<20 {
+                let folder = try QueueFolder()
+                defer { folder.remove() }
+                let journal = "crash-\(transport)-\(round)"
+                let client = Client(baseURL: BaseURL(server.baseURL), transport: transport.make())
+                do {
+                    let queue = try OfflineQueue(client: client, name: "crash", directory: folder.url)
+                    for value in 0..<100 { try await queue.enqueue(journalEntry(journal, value)) }
+                }
+                let killAfter = Int.random(in: 0..<95, using: &generator)
+                let first = try await QueueWorkerProcess.drain(
+                    directory: folder.url,
+                    name: "crash",
+                    baseURL: server.baseURL,
+                    transport: transport.rawValue,
+                    killAfter: killAfter,
+                    jitter: UInt32.random(in: 0..<3000, using: &generator)
+                )
+                if first.killed { killed += 1 }
+                let second = try await QueueWorkerProcess.drain(
+                    directory: folder.url,
+                    name: "crash",
+                    baseURL: server.baseURL,
+                    transport: transport.rawValue,
+                    killAfter: nil
+                )
+                #expect(second.status == 0, "round \(round): the second worker did not finish the drain")
+                #expect(await server.journal(journal) == Array(0..<100), "round \(round), killed after \(killAfter) deliveries")
+            }
+            // A kill that came after the worker had finished proves nothing: most must land mid-drain.
+            #expect(killed >= 15)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Courier
+import CourierOfflineQueue
+import CourierTesting
+import Foundation
+import HTTPTypes
+import TestSupport
+import Testing
+
+/// Adds a new token to every request, as an authentication middleware would.
+struct FreshTokenMiddleware: Middleware {
+    let token: String
+
+    var credentialFields: CredentialFields { CredentialFields(headerNames: [.authorization]) }
+
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext, next: MiddlewareNext) async throws -> MiddlewareResponse {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token)"
+        return try await next(request, body, context)
+    }
+}
+
+struct Note: Codable, Sendable, Equatable {
+    var id: Int
+    var text: String
+}
+
+@Suite("The offline queue over the testing kit's stub transport")
+struct OfflineQueueStubTests {
+    @Test("an entry is stored without credentials or common parameters, and sent with fresh ones and one Idempotency-Key")
+    func storedWithoutCredentials() async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        let stub = StubTransport()
+        stub.answer(.post("notes"), with: .status(.serviceUnavailable), .json(Note(id: 1, text: "hello"), status: .created))
+        let client = Client(baseURL: "https://api.example.com/v1", transport: stub) {
+            $0.commonParameters.query["api_version"] = "1"
+            $0.commonParameters.headerFields[.acceptLanguage] = "en"
+            $0.middleware = [FreshTokenMiddleware(token: "first")]
+        }
+        let queue = try OfflineQueue(client: client, name: "notes", directory: folder.url) {
+            $0.backoff = Backoff(base: .zero, maximum: .zero)
+        }
+        let request = Request<Note>(.post, "notes", query: ["access_token": "query-secret", "draft": true], body: .json(Note(id: 0, text: "hello")))
+            .header(.authorization, "Bearer header-secret")
+        let entry = try await queue.enqueue(request, kind: "createNote")
+        #expect(entry.kind == "createNote")
+        #expect(entry.state == .pending)
+
+        for file in try FileManager.default.contentsOfDirectory(at: folder.url, includingPropertiesForKeys: nil) where !file.hasDirectoryPath {
+            let bytes = try Data(contentsOf: file)
+            for secret in ["query-secret", "header-secret", "api_version", "Accept-Language"] {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) found in \(file.lastPathComponent)")
+            }
+        }
+
+        client.configuration.commonParameters.query["api_version"] = "2"
+        client.configuration.middleware = [FreshTokenMiddleware(token: "second")]
+        await queue.drain()  // 503: kept, due at once (no backoff)
+        await queue.drain()
+        let sent = stub.requests
+        #expect(sent.count == 2)
+        #expect(sent.allSatisfy { $0.headerFields[.authorization] == "Bearer second" })
+        #expect(sent.allSatisfy { $0.queryValue("api_version") == "2" && $0.queryValue("access_token") == nil && $0.queryValue("draft") == "true" })
+        #expect(sent.allSatisfy { $0.headerFields[.idempotencyKey] == entry.idempotencyKey })
+        #expect(try sent.map { try $0.decodedBody(as: Note.self) } == [Note(id: 0, text: "hello"), Note(id: 0, text: "hello")])
+        #expect(try await queue.count() == 0)
+    }
+
+    @Test("a GET, a file that is gone and an invalid request fail at enqueue, storing nothing")
+    func refusedAtEnqueue() async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        let queue = try OfflineQueue(client: Client(baseURL: "https://api.example.com", transport: StubTransport()), directory: folder.url)
+        let get = await capture { try await queue.enqueue(Request<Data>(.get, "notes")) }
+        #expect(get.error?.kind == .invalidRequest)
+        let gone = folder.url.appendingPathComponent("gone.bin")
+        let file = await capture { try await queue.enqueue(Request<Void>(.put, "files/1", body: .file(gone))) }
+        #expect(file.error?.kind == .fileAccessFailed)
+        let invalid = await capture { try await queue.enqueue(Request<Void>(.post, "notes").requiring(false, "Text Required")) }
+        #expect(invalid.error?.kind == .invalidRequest)
+        #expect(try await queue.count() == 0)
+    }
+
+    @Test("a file body is copied into the queue's folder and sent after the original is gone")
+    func fileBodyCopied() async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        let original = folder.url.appendingPathComponent("photo.jpg")
+        try Data("JPEG bytes".utf8).write(to: original)
+        let stub = StubTransport()
+        stub.answer(.put("photos/7"), with: .status(.noContent))
+        let queue = try OfflineQueue(client: Client(baseURL: "https://api.example.com", transport: stub), directory: folder.url)
+        try await queue.enqueue(Request<Void>(.put, "photos/7", body: .file(original, contentType: "image/jpeg")))
+        try FileManager.default.removeItem(at: original)
+        await queue.drain()
+        #expect(stub.requests.first?.body == Data("JPEG bytes".utf8))
+        #expect(stub.requests.first?.headerFields[.contentType] == "image/jpeg")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("default.bodies").path).isEmpty)
+    }
+
+    @Test("a reopened queue delivers in enqueue order and reports the raw response, decoded as registered")
+    func reopenedQueueDecodes() async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        let stub = StubTransport()
+        stub.answer(.post("notes")) { request in
+            let note = (try? request.decodedBody(as: Note.self)) ?? Note(id: -1, text: "")
+            return .json(Note(id: note.text.count, text: note.text), status: .created)
+        }
+        let client = Client(baseURL: "https://api.example.com", transport: stub)
+        do {
+            let first = try OfflineQueue(client: client, name: "notes", directory: folder.url)
+            for text in ["a", "bb", "ccc"] {
+                try await first.enqueue(Request<Note>(.post, "notes", body: .json(Note(id: 0, text: text))), kind: "createNote")
+            }
+        }
+        let reopened = try OfflineQueue(client: client, name: "notes", directory: folder.url) {
+            $0.decode(Note.self, forKind: "createNote")
+        }
+        #expect(try await reopened.entries().map(\.kind) == ["createNote", "createNote", "createNote"])
+        let events = reopened.events
+        await reopened.drain()
+        var delivered: [Note] = []
+        for await event in events {
+            if case .delivered(_, let response) = event {
+                #expect(response.status == .created)
+                if let note = response.value as? Note { delivered.append(note) }
+            }
+            if case .drainFinished = event { break }
+        }
+        #expect(delivered == [Note(id: 1, text: "a"), Note(id: 2, text: "bb"), Note(id: 3, text: "ccc")])
+        #expect(try stub.requests.map { try $0.decodedBody(as: Note.self).text } == ["a", "bb", "ccc"])
+    }
+
+    @Test("a 503 with Retry-After is not sent again before the server's time, by the client's clock")
+    func retryAfterNotEarly() async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        let date = TestDate()
+        let stub = StubTransport()
+        stub.answer(.post("notes"), with: .status(.serviceUnavailable, headerFields: [.retryAfter: "30"]), .status(.created))
+        let client = Client(baseURL: "https://api.example.com", transport: stub) { $0.currentDate = date.function }
+        let queue = try OfflineQueue(client: client, directory: folder.url) { $0.random = { 0 } }
+        let events = queue.events
+        try await queue.enqueue(Request<Void>(.post, "notes", body: .json(Note(id: 0, text: "x"))))
+        await queue.drain()
+        #expect(stub.requests.count == 1)
+        date.advance(by: .seconds(29))
+        await queue.drain()
+        #expect(stub.requests.count == 1)
+        date.advance(by: .seconds(1))
+        await queue.drain()
+        #expect(stub.requests.count == 2)
+        #expect(try await queue.count() == 0)
+        var waits: [Duration] = []
+        for await event in events {
+            if case .willRetry(_, let after) = event { waits.append(after) }
+            if case .delivered = event { break }
+        }
+        #expect(waits == [.seconds(30)])
+    }
+
+    @Test("the maximum number of attempts and the time to live each end in a failed entry and an event")
+    func limits() async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        let date = TestDate()
+        let stub = StubTransport()
+        stub.answer(.post("a"), with: .status(.internalServerError))
+        let client = Client(baseURL: "https://api.example.com", transport: stub) { $0.currentDate = date.function }
+        let queue = try OfflineQueue(client: client, directory: folder.url) {
+            $0.maximumAttempts = 2
+            $0.timeToLive = .seconds(3600)
+            $0.backoff = Backoff(base: .zero, maximum: .zero)
+        }
+        let events = queue.events
+        try await queue.enqueue(Request<Void>(.post, "a"))
+        await queue.drain()
+        await queue.drain()
+        try await queue.enqueue(Request<Void>(.post, "b"))
+        date.advance(by: .seconds(3601))
+        await queue.drain()
+        let states = try await queue.entries().map(\.state)
+        #expect(states == [.failed(.attemptsExhausted), .failed(.expired)])
+        var seen: [String] = []
+        for await event in events {
+            switch event {
+            case .attemptsExhausted(let entry): seen.append("exhausted \(entry.path)")
+            case .expired(let entry): seen.append("expired \(entry.path)")
+            default: break
+            }
+            if seen.count == 2 { break }
+        }
+        #expect(seen == ["exhausted a", "expired b"])
+        #expect(stub.requests.count == 2)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `courier-queue-worker`, the executable target built beside the test bundle, run as a child
+/// process.
+enum QueueWorkerProcess {
+    /// The worker's path: next to the test bundle in the build directory.
+    static func executable() throws -> URL {
+        var candidates: [URL] = []
+        if let main = Bundle.main.executableURL { candidates.append(main.deletingLastPathComponent()) }
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        for folder in candidates {
+            var current = folder
+            for _ in 0..<4 {
+                let worker = current.appendingPathComponent("courier-queue-worker")
+                if FileManager.default.isExecutableFile(atPath: worker.path) { return worker }
+                current = current.deletingLastPathComponent()
+            }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "courier-queue-worker (build it with swift build --build-tests)"])
+    }
+
+    /// Runs a drain in a child process; kills it with SIGKILL once it has reported `killAfter`
+    /// deliveries and then slept `jitter` microseconds, or lets it finish when `killAfter` is `nil`.
+    /// - Returns: The termination status and reason, and how many deliveries it reported.
+    static func drain(
+        directory: URL,
+        name: String,
+        baseURL: String,
+        transport: String,
+        killAfter: Int?,
+        jitter: UInt32 = 0
+    ) async throws -> (status: Int32, killed: Bool, delivered: Int) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = ["drain", directory.path, name, baseURL, transport]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let delivered = LockedBox(0)
+        let reading = output.fileHandleForReading
+        reading.readabilityHandler = { handle in
+            let data = handle.availableData
+            let lines = data.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Data("delivered".utf8)) }.count
+            let total = delivered.mutate { count in
+                count += lines
+                return count
+            }
+            if let killAfter, total >= killAfter, process.isRunning {
+                if jitter > 0 { usleep(jitter) }
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
+        try process.run()
+        if killAfter == 0 {
+            usleep(jitter)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        // Bounded: a worker gives up after its own bounded retries.
+        for _ in 0..<6000 where process.isRunning {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        reading.readabilityHandler = nil
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal, delivered.value)
+    }
+}
