@@ -109,12 +109,10 @@ struct OfflineQueueScenarioTests {
             let kept = try await independent.entries()
             #expect(kept.map(\.state) == [.failed(.rejected(.badRequest))])
             #expect(kept.first?.lastResponse?.status == .badRequest)
-            for await event in events {
-                if case .rejected(let entry, let response) = event {
-                    #expect(entry.id == kept.first?.id)
-                    #expect(String(decoding: response.body, as: UTF8.self).contains("cannot be negative"))
-                    break
-                }
+            let seen = await read(events) { if case .rejected = $0 { true } else { false } }
+            if case .rejected(let entry, let response) = seen.last {
+                #expect(entry.id == kept.first?.id)
+                #expect(String(decoding: response.body, as: UTF8.self).contains("cannot be negative"))
             }
 
             let strict = try OfflineQueue(client: client, name: "strict", directory: folder.url) { $0.ordering = .strict }
@@ -144,10 +142,10 @@ struct OfflineQueueScenarioTests {
             queue.start()
             try await queue.enqueue(journalEntry("auto", 1, query: ["failures": 2, "retry_after": 1]))
             try await queue.enqueue(journalEntry("auto", 2))
-            var delivered = 0
-            for await event in events {
-                if case .delivered = event { delivered += 1 }
-                if delivered == 3 { break }
+            let delivered = LockedBox(0)
+            _ = await read(events) { event in
+                if case .delivered = event { delivered.increment() }
+                return delivered.value == 3
             }
             await queue.stop()
             #expect(await server.journal("auto") == [0, 1, 2])

@@ -120,14 +120,11 @@ struct OfflineQueueStubTests {
         #expect(try await reopened.entries().map(\.kind) == ["createNote", "createNote", "createNote"])
         let events = reopened.events
         await reopened.drain()
-        var delivered: [Note] = []
-        for await event in events {
-            if case .delivered(_, let response) = event {
-                #expect(response.status == .created)
-                if let note = response.value as? Note { delivered.append(note) }
+        let delivered = await read(events) { if case .drainFinished = $0 { true } else { false } }
+            .compactMap { event -> Note? in
+                guard case .delivered(_, let response) = event, response.status == .created else { return nil }
+                return response.value as? Note
             }
-            if case .drainFinished = event { break }
-        }
         #expect(delivered == [Note(id: 1, text: "a"), Note(id: 2, text: "bb"), Note(id: 3, text: "ccc")])
         #expect(try stub.requests.map { try $0.decodedBody(as: Note.self).text } == ["a", "bb", "ccc"])
     }
@@ -152,11 +149,8 @@ struct OfflineQueueStubTests {
         await queue.drain()
         #expect(stub.requests.count == 2)
         #expect(try await queue.count() == 0)
-        var waits: [Duration] = []
-        for await event in events {
-            if case .willRetry(_, let after) = event { waits.append(after) }
-            if case .delivered = event { break }
-        }
+        let waits = await read(events) { if case .delivered = $0 { true } else { false } }
+            .compactMap { event -> Duration? in if case .willRetry(_, let after) = event { after } else { nil } }
         #expect(waits == [.seconds(30)])
     }
 
@@ -182,15 +176,14 @@ struct OfflineQueueStubTests {
         await queue.drain()
         let states = try await queue.entries().map(\.state)
         #expect(states == [.failed(.attemptsExhausted), .failed(.expired)])
-        var seen: [String] = []
-        for await event in events {
-            switch event {
-            case .attemptsExhausted(let entry): seen.append("exhausted \(entry.path)")
-            case .expired(let entry): seen.append("expired \(entry.path)")
-            default: break
+        let seen = await read(events) { if case .expired = $0 { true } else { false } }
+            .compactMap { event -> String? in
+                switch event {
+                case .attemptsExhausted(let entry): "exhausted \(entry.path)"
+                case .expired(let entry): "expired \(entry.path)"
+                default: nil
+                }
             }
-            if seen.count == 2 { break }
-        }
         #expect(seen == ["exhausted a", "expired b"])
         #expect(stub.requests.count == 2)
     }

@@ -25,7 +25,7 @@ struct OfflineQueueSamplesTests {
         #expect(sampleCount >= 4)
     }
 
-    @Test("the article's queue stores a to-do, delivers it by itself, and the sync enqueues the waiting rename")
+    @Test("the article's queue stores a to-do, delivers it by itself, and the sync enqueues the waiting rename", .timeLimit(.minutes(1)))
     func articleFlow() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-article-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

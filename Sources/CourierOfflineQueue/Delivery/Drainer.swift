@@ -85,7 +85,12 @@ actor Drainer {
             let clock = client.configuration.clock
             let sleep = Task { _ = try? await clock.sleep(for: wait) }
             sleeper = sleep
-            await sleep.value
+            // The wait is a task of its own, so that a wake-up cancels it and not the loop.
+            await withTaskCancellationHandler {
+                await sleep.value
+            } onCancel: {
+                sleep.cancel()
+            }
             sleeper = nil
             if let woken = pendingWake {
                 pendingWake = nil

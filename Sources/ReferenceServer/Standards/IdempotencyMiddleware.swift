@@ -62,7 +62,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         do {
             var response = try await next(request, context)
             let status = response.status.code
-            guard !(status == 408 || status == 429 || status >= 500) else {
+            guard ![401, 403, 408, 429].contains(status), status < 500 else {
                 await ledger.abandon(key)
                 return response
             }
