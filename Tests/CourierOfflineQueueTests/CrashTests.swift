@@ -1,3 +1,5 @@
+// Compiled with the package trait `OfflineQueue`, as the module under test is.
+#if OfflineQueue
 import Courier
 import CourierOfflineQueue
 import Foundation
@@ -45,3 +47,4 @@ struct CrashTests {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the package trait `OfflineQueue`, as the module under test is.
+#if OfflineQueue
 import Courier
 import HTTPTypes
 import Testing
@@ -41,3 +43,4 @@ struct DeliveryDecisionTests {
         #expect(DeliveryDecision.after(error: CourierError(.fileAccessFailed), attempts: 1, plan: plan) == .markUnsendable)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the package trait `OfflineQueue`, as the module under test is.
+#if OfflineQueue
 import Courier
 import CourierOfflineQueue
 import ExampleAPIs
@@ -152,3 +154,4 @@ struct OfflineQueueScenarioTests {
         }
     }
 }
+#endif

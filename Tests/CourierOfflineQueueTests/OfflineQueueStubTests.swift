@@ -1,3 +1,5 @@
+// Compiled with the package trait `OfflineQueue`, as the module under test is.
+#if OfflineQueue
 import Courier
 import CourierOfflineQueue
 import CourierTesting
@@ -188,3 +190,44 @@ struct OfflineQueueStubTests {
         #expect(stub.requests.count == 2)
     }
 }
+#endif
+
+#if OfflineQueue
+/// A monitor the test tells when the network comes back.
+final class SwitchedMonitor: ConnectivityMonitor {
+    let broadcast = ConnectivityBroadcast()
+
+    func isConnected() async -> Bool { true }
+
+    func changes() -> AsyncStream<Bool> { broadcast.stream() }
+}
+
+@Suite("The offline queue drains when the network comes back")
+struct ConnectivityDrainTests {
+    @Test("an entry waiting after a connection failure is sent as soon as the monitor reports the network back")
+    func drainsOnConnectivity() async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        let stub = StubTransport()
+        stub.answer(.post("notes"), with: .failure(.offline), .status(.created))
+        let monitor = SwitchedMonitor()
+        let client = Client(baseURL: "https://api.example.com", transport: stub)
+        let queue = try OfflineQueue(client: client, directory: folder.url) {
+            $0.connectivity = monitor
+            $0.backoff = Backoff(base: .seconds(3600), maximum: .seconds(3600))
+            $0.random = { 1 }
+        }
+        let events = queue.events
+        try await queue.enqueue(Request<Void>(.post, "notes"))
+        queue.start()
+        _ = await read(events) { if case .willRetry = $0 { true } else { false } }
+        #expect(stub.requests.count == 1)
+        monitor.broadcast.send(true)
+        let seen = await read(events) { if case .delivered = $0 { true } else { false } }
+        #expect(seen.contains { if case .drainStarted(.connectivity) = $0 { true } else { false } })
+        await queue.stop()
+        #expect(stub.requests.count == 2)
+        #expect(try await queue.count() == 0)
+    }
+}
+#endif

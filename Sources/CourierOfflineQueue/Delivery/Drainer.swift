@@ -43,11 +43,11 @@ actor Drainer {
     /// Drains now, then whenever there is a reason to.
     func start() {
         guard loop == nil else { return }
-        let monitor = configuration.connectivity
+        let changes = configuration.connectivity.changes()
         let store = store
         let clientConfiguration = client.configuration
         listener = Task {
-            for await connected in monitor.changes() where connected {
+            for await connected in changes where connected {
                 try? await store.makeTransportFailuresDue(now: clientConfiguration.currentDate())
                 self.wake(.connectivity)
             }

@@ -1,3 +1,5 @@
+// Compiled with the package trait `OfflineQueue`, as the module under test is.
+#if OfflineQueue
 import CourierOfflineQueue
 import TestSupport
 import Testing
@@ -26,3 +28,4 @@ func read(
     #expect(finished, "the awaited event did not come; seen: \(seen)", sourceLocation: sourceLocation)
     return seen
 }
+#endif

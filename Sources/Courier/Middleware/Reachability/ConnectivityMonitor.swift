@@ -108,7 +108,15 @@ extension InterfaceConnectivityMonitor {
     /// Starts a probe, unless one is running: when no interface is up now, it looks again after
     /// 1, 2, 4, … seconds, at most ``probeLimit`` times, and reports the first that is.
     public func transportFailed() {
-        guard !Self.hasActiveInterface(), probing.withLock({ probing in defer { probing = true }; return !probing }) else { return }
+        let started = probing.withLock { probing in
+            defer { probing = true }
+            return !probing
+        }
+        guard started else { return }
+        guard !Self.hasActiveInterface() else {
+            probing.withLock { $0 = false }
+            return
+        }
         Task { [broadcast, probing, probeLimit] in
             defer { probing.withLock { $0 = false } }
             for attempt in 0..<max(probeLimit, 0) {
