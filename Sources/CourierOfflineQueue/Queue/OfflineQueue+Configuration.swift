@@ -27,7 +27,7 @@ extension OfflineQueue {
         /// wins when it asks for longer. From 1 s to 5 minutes by default.
         public var backoff = Backoff(base: .seconds(1), maximum: .seconds(300))
         /// What tells the queue that the network came back, when it drains by itself (``OfflineQueue/start()``);
-        /// `PathConnectivityMonitor` on Apple platforms, ``InterfaceConnectivityMonitor`` elsewhere.
+        /// `PathConnectivityMonitor` on Apple platforms, `InterfaceConnectivityMonitor` elsewhere.
         public var connectivity: any ConnectivityMonitor = OfflineQueue.platformMonitor()
         /// A number in `0..<1` for the jitter of each wait; random by default.
         public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }

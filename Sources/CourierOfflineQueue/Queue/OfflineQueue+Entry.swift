@@ -70,7 +70,7 @@ extension OfflineQueue {
         ///   - type: The type to decode.
         ///   - decoder: The decoder; a plain `JSONDecoder` by default.
         /// - Returns: The decoded value.
-        /// - Throws: ``CourierError`` of kind `decodingFailed`.
+        /// - Throws: `CourierError` of kind `decodingFailed`.
         public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws(CourierError) -> Value {
             do {
                 return try decoder.decode(Value.self, from: body)

@@ -20,7 +20,7 @@ import HTTPTypes
 /// ones when the entry is sent, refreshing an expired token on the way.
 ///
 /// What the server's answer does: 2xx removes the entry and reports the response
-/// (``Event/delivered(_:_:)``); 401 goes through the client's ``AuthenticationMiddleware`` and
+/// (``Event/delivered(_:_:)``); 401 goes through the client's `AuthenticationMiddleware` and
 /// never drops an entry; 408, 429, 5xx and connection failures are retried with backoff and
 /// jitter, honouring `Retry-After`, up to ``Configuration/maximumAttempts``; any other 4xx marks the
 /// entry failed and keeps it for the app (``retry(_:)``, ``discard(_:)``).
@@ -48,7 +48,7 @@ public final class OfflineQueue: Sendable {
     ///   - directory: Where the database lives; a `Courier/OfflineQueue` folder in Application
     ///     Support by default (never Caches, which the system may empty).
     ///   - configure: Adjusts the ``Configuration``.
-    /// - Throws: ``CourierError`` of kind `invalidRequest` for a bad name, `fileAccessFailed`
+    /// - Throws: `CourierError` of kind `invalidRequest` for a bad name, `fileAccessFailed`
     ///   when the database cannot be opened.
     public init(
         client: Client,
@@ -77,7 +77,7 @@ public final class OfflineQueue: Sendable {
     /// `Courier/OfflineQueue` in the user's Application Support folder (on Linux, the XDG data
     /// folder), created when missing.
     /// - Returns: The folder.
-    /// - Throws: ``CourierError`` of kind `fileAccessFailed` when it cannot be created.
+    /// - Throws: `CourierError` of kind `fileAccessFailed` when it cannot be created.
     public static func defaultDirectory() throws(CourierError) -> URL {
         do {
             let support = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
@@ -90,19 +90,20 @@ public final class OfflineQueue: Sendable {
     }
 
     /// Stores the call to be delivered later; it is durable (in the database, its file body
-    /// copied) when this returns.
+    /// copied) when this returns. Its `Idempotency-Key` is the endpoint's own when it sets one,
+    /// otherwise a new UUID.
     ///
     /// ```swift
     /// let entry = try await queue.enqueue(SocialAPI.addFriend(2, to: 1), kind: "addFriend")
     /// ```
     /// - Parameters:
     ///   - endpoint: Any call whose method is not GET. Its body is encoded now, as
-    ///     ``Client/send(_:)`` would encode it.
+    ///     `Client.send(_:)` would encode it.
     ///   - kind: What the app calls this kind of change, to recognise its entries and decode
     ///     their responses (``Configuration/decode(_:forKind:)``); the endpoint's name
     ///     (`"POST friends"`) by default.
     /// - Returns: The stored entry.
-    /// - Throws: ``CourierError``: `invalidRequest` for a GET or an invalid request,
+    /// - Throws: `CourierError`: `invalidRequest` for a GET or an invalid request,
     ///   `encodingFailed` when the body cannot be encoded, `fileAccessFailed` when a file body
     ///   cannot be copied or the database cannot be written. Nothing is stored then.
     @discardableResult
@@ -117,7 +118,7 @@ public final class OfflineQueue: Sendable {
             deferred,
             kind: kind ?? deferred.name,
             bodyFile: bodyFile,
-            idempotencyKey: UUID().uuidString.lowercased(),
+            idempotencyKey: deferred.headerFields[.idempotencyKey] ?? UUID().uuidString.lowercased(),
             now: client.configuration.currentDate()
         )
         let entry: StoredEntry
@@ -134,14 +135,14 @@ public final class OfflineQueue: Sendable {
 
     /// Every entry, pending and failed, in delivery order.
     /// - Returns: The entries.
-    /// - Throws: ``CourierError`` of kind `fileAccessFailed` when the database cannot be read.
+    /// - Throws: `CourierError` of kind `fileAccessFailed` when the database cannot be read.
     public func entries() async throws(CourierError) -> [Entry] {
         try await store.all().map(\.entry)
     }
 
     /// How many entries there are, pending and failed.
     /// - Returns: The count.
-    /// - Throws: ``CourierError`` of kind `fileAccessFailed` when the database cannot be read.
+    /// - Throws: `CourierError` of kind `fileAccessFailed` when the database cannot be read.
     public func count() async throws(CourierError) -> Int {
         try await store.count()
     }
@@ -149,7 +150,7 @@ public final class OfflineQueue: Sendable {
     /// Makes a failed (or waiting) entry pending and due now, with its attempts reset; it keeps
     /// its place and its `Idempotency-Key`.
     /// - Parameter id: The entry's ``Entry/id``.
-    /// - Throws: ``CourierError`` of kind `notFound` when there is no such entry,
+    /// - Throws: `CourierError` of kind `notFound` when there is no such entry,
     ///   `fileAccessFailed` when the database cannot be written.
     public func retry(_ id: Entry.ID) async throws(CourierError) {
         guard var entry = try await store.entry(id) else { throw Self.noEntry(id) }
@@ -162,7 +163,7 @@ public final class OfflineQueue: Sendable {
 
     /// Removes an entry without sending it.
     /// - Parameter id: The entry's ``Entry/id``.
-    /// - Throws: ``CourierError`` of kind `notFound` when there is no such entry,
+    /// - Throws: `CourierError` of kind `notFound` when there is no such entry,
     ///   `fileAccessFailed` when the database cannot be written.
     public func discard(_ id: Entry.ID) async throws(CourierError) {
         guard let entry = try await store.entry(id) else { throw Self.noEntry(id) }
@@ -179,7 +180,7 @@ public final class OfflineQueue: Sendable {
 
     /// Starts draining by itself: now (an app's launch), whenever an entry is enqueued, when the
     /// network comes back (``Configuration/connectivity``), and when the head entry's wait ends
-    /// (measured on the client's ``Configuration/clock``).
+    /// (measured on the client's `Configuration.clock`).
     public func start() {
         Task { await drainer.start() }
     }
