@@ -12,17 +12,25 @@ import Foundation
 /// line of its own for each delivered entry as it happens, and exits 0 once the queue is empty
 /// (1 when it is not).
 ///
+/// `courier-queue-worker enqueue DIRECTORY NAME BASE_URL COUNT JOURNAL`: enqueues COUNT entries
+/// `POST journal/JOURNAL {"value": n}`, n from 0, and writes `enqueued` on a line of its own as
+/// each `enqueue` returns.
+///
 /// Not a product: the offline queue's crash tests run it and kill it with SIGKILL mid-drain.
 @main
 enum QueueWorker {
     static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
-        guard arguments.count >= 4, arguments.first == "drain" else {
-            fail("usage: courier-queue-worker drain DIRECTORY NAME BASE_URL [urlsession|asynchttpclient]")
-        }
         let values = Array(arguments)
         #if OfflineQueue
-        await drain(directory: URL(fileURLWithPath: values[1]), name: values[2], baseURL: values[3], transport: values.count > 4 ? values[4] : "urlsession")
+        if values.count >= 4, values[0] == "drain" {
+            await drain(directory: URL(fileURLWithPath: values[1]), name: values[2], baseURL: values[3], transport: values.count > 4 ? values[4] : "urlsession")
+        } else if values.count == 6, values[0] == "enqueue", let count = Int(values[4]) {
+            await enqueue(directory: URL(fileURLWithPath: values[1]), name: values[2], baseURL: values[3], count: count, journal: values[5])
+        } else {
+            fail("usage: courier-queue-worker drain DIRECTORY NAME BASE_URL [urlsession|asynchttpclient]\n"
+                + "       courier-queue-worker enqueue DIRECTORY NAME BASE_URL COUNT JOURNAL")
+        }
         #else
         fail("courier-queue-worker needs the package trait OfflineQueue.")
         #endif
@@ -52,6 +60,18 @@ enum QueueWorker {
             let left = try await queue.count()
             write("remaining \(left)")
             exit(left == 0 ? 0 : 1)
+        } catch {
+            fail("courier-queue-worker: \(error.localizedDescription)")
+        }
+    }
+    static func enqueue(directory: URL, name: String, baseURL: String, count: Int, journal: String) async {
+        do {
+            let queue = try OfflineQueue(client: Client(baseURL: BaseURL(baseURL)), name: name, directory: directory)
+            for value in 0..<count {
+                try await queue.enqueue(Request<Data>(.post, "journal/\(journal)", body: .json(["value": value])))
+                write("enqueued")
+            }
+            exit(0)
         } catch {
             fail("courier-queue-worker: \(error.localizedDescription)")
         }

@@ -46,5 +46,33 @@ struct CrashTests {
             #expect(killed >= 15)
         }
     }
+
+    @Test("10 random kill points during enqueue: every enqueue that returned is stored, whole, and delivered once")
+    func killedMidEnqueue() async throws {
+        try await withServer { server in
+            var generator = SystemRandomNumberGenerator()
+            for round in 0..<10 {
+                let folder = try QueueFolder()
+                defer { folder.remove() }
+                let journal = "enqueue-crash-\(round)"
+                let killAfter = Int.random(in: 0..<60, using: &generator)
+                let child = try await QueueWorkerProcess.enqueue(
+                    directory: folder.url,
+                    name: "crash",
+                    count: 100,
+                    journal: journal,
+                    killAfter: killAfter,
+                    jitter: UInt32.random(in: 0..<2000, using: &generator)
+                )
+                let queue = try OfflineQueue(client: Client(baseURL: BaseURL(server.baseURL)), name: "crash", directory: folder.url)
+                let stored = try await queue.count()
+                #expect(child.killed, "round \(round): the worker finished before the kill")
+                #expect(stored >= child.reported, "round \(round): \(child.reported) enqueues returned, \(stored) stored")
+                await queue.drain()
+                #expect(try await queue.count() == 0)
+                #expect(await server.journal(journal) == Array(0..<stored), "round \(round)")
+            }
+        }
+    }
 }
 #endif

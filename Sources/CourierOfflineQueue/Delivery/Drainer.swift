@@ -101,7 +101,7 @@ actor Drainer {
 
     /// How long until the head entry is due; an hour when nothing waits (a wake-up comes first).
     private func waitForHead() async -> Duration {
-        guard let head = try? await store.head(strict: configuration.ordering.isStrict), head.state == .pending else {
+        guard let head = try? store.head(strict: configuration.ordering.isStrict), head.state == .pending else {
             return .seconds(3600)
         }
         let seconds = head.nextAttemptAt - client.configuration.currentDate().timeIntervalSince1970
@@ -112,7 +112,7 @@ actor Drainer {
         events.send(.drainStarted(trigger))
         let strict = configuration.ordering.isStrict
         while !Task.isCancelled {
-            guard let head = try? await store.head(strict: strict) else { break }
+            guard let head = try? store.head(strict: strict) else { break }
             guard head.state == .pending else {
                 events.send(.blocked(by: head.entry))
                 break
@@ -121,7 +121,7 @@ actor Drainer {
             if let timeToLive = configuration.timeToLive, now.timeIntervalSince1970 - head.enqueuedAt > StoredEntry.seconds(timeToLive) {
                 var expired = head
                 expired.state = .expired
-                guard (try? await store.update(expired, durably: false)) != nil else { break }
+                guard (try? store.update(expired, durably: false)) != nil else { break }
                 events.send(.expired(expired.entry))
                 continue
             }
@@ -160,7 +160,7 @@ actor Drainer {
         do {
             switch decision {
             case .deliver:
-                try await store.delete(entry)
+                try store.delete(entry)
                 if var delivered = response {
                     delivered.decoded = decoded(delivered.body, kind: entry.kind)
                     events.send(.delivered(entry.entry, delivered))
@@ -168,29 +168,29 @@ actor Drainer {
                 return true
             case .reject:
                 entry.state = .rejected
-                try await store.update(entry, durably: false)
+                try store.update(entry, durably: false)
                 if let response { events.send(.rejected(entry.entry, response)) }
                 return true
             case .retry(let wait):
                 entry.nextAttemptAt = now + StoredEntry.seconds(wait)
-                try await store.update(entry, durably: false)
+                try store.update(entry, durably: false)
                 if failure != nil { configuration.connectivity.transportFailed() }
                 events.send(.willRetry(entry.entry, after: wait))
                 return false
             case .exhaust:
                 entry.state = .exhausted
-                try await store.update(entry, durably: false)
+                try store.update(entry, durably: false)
                 events.send(.attemptsExhausted(entry.entry))
                 return true
             case .awaitAuthentication(let wait):
                 entry.attempts -= 1
                 entry.nextAttemptAt = now + StoredEntry.seconds(wait)
-                try await store.update(entry, durably: false)
+                try store.update(entry, durably: false)
                 events.send(.authenticationRequired(entry.entry))
                 return false
             case .markUnsendable:
                 entry.state = .unsendable
-                try await store.update(entry, durably: false)
+                try store.update(entry, durably: false)
                 events.send(.unsendable(entry.entry, failure ?? CourierError(.invalidRequest)))
                 return true
             case .stop:

@@ -157,7 +157,7 @@ public final class OfflineQueue: Sendable {
         entry.state = .pending
         entry.attempts = 0
         entry.nextAttemptAt = client.configuration.currentDate().timeIntervalSince1970
-        try await store.update(entry)
+        try store.update(entry)
         await drainer.wake(.demand)
     }
 
@@ -167,7 +167,7 @@ public final class OfflineQueue: Sendable {
     ///   `fileAccessFailed` when the database cannot be written.
     public func discard(_ id: Entry.ID) async throws(CourierError) {
         guard let entry = try await store.entry(id) else { throw Self.noEntry(id) }
-        try await store.delete(entry)
+        try store.delete(entry)
         await drainer.wake(.demand)
     }
 

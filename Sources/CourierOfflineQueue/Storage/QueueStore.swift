@@ -36,8 +36,11 @@ final class QueueStore: Sendable {
 
     /// The entry whose turn it is: the first pending one, or with strict ordering the first one
     /// whatever its state (a failed one then blocks the rest).
-    func head(strict: Bool) async throws(CourierError) -> StoredEntry? {
-        try await read { db in
+    ///
+    /// This and the other bookkeeping of a drain run in place, without a hop to GRDB's queues:
+    /// each is one short statement, and hops would cost a drain more than the statements do.
+    func head(strict: Bool) throws(CourierError) -> StoredEntry? {
+        try readNow { db in
             let request = strict ? StoredEntry.all() : StoredEntry.filter(StoredEntry.Columns.state == StoredEntry.StoredState.pending.rawValue)
             return try request.order(StoredEntry.Columns.id).fetchOne(db)
         }
@@ -46,13 +49,13 @@ final class QueueStore: Sendable {
     /// Saves a changed entry. Delivery bookkeeping need not survive a power cut (`durably: false`):
     /// losing it means one more delivery under the same `Idempotency-Key`, which the server
     /// answers with its first result; a process crash loses nothing either way.
-    func update(_ entry: StoredEntry, durably: Bool = true) async throws(CourierError) {
-        try await write("could not update the entry", durably: durably) { db in try entry.update(db) }
+    func update(_ entry: StoredEntry, durably: Bool = true) throws(CourierError) {
+        try writeNow("could not update the entry", durably: durably) { db in try entry.update(db) }
     }
 
     /// Removes an entry and its body file.
-    func delete(_ entry: StoredEntry) async throws(CourierError) {
-        _ = try await write("could not remove the entry", durably: false) { db in try StoredEntry.deleteOne(db, key: entry.id) }
+    func delete(_ entry: StoredEntry) throws(CourierError) {
+        _ = try writeNow("could not remove the entry", durably: false) { db in try StoredEntry.deleteOne(db, key: entry.id) }
         if let file = entry.bodyFile { try? FileManager.default.removeItem(at: bodies.appendingPathComponent(file)) }
     }
 
@@ -89,14 +92,26 @@ final class QueueStore: Sendable {
         }
     }
 
-    private func write<T: Sendable>(
-        _ what: String,
-        durably: Bool = true,
-        _ body: @escaping @Sendable (Database) throws -> T
-    ) async throws(CourierError) -> T {
+    private func write<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(CourierError) -> T {
         do {
-            if durably { return try await pool.write(body) }
-            return try await pool.writeWithoutTransaction { db in
+            return try await pool.write(body)
+        } catch {
+            throw Self.failure(what, error)
+        }
+    }
+
+    private func readNow<T>(_ body: (Database) throws -> T) throws(CourierError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw Self.failure("could not be read", error)
+        }
+    }
+
+    private func writeNow<T>(_ what: String, durably: Bool, _ body: (Database) throws -> T) throws(CourierError) -> T {
+        do {
+            if durably { return try pool.write(body) }
+            return try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
                 var value: T?

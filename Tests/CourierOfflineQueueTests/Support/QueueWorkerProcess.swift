@@ -39,10 +39,32 @@ enum QueueWorkerProcess {
         transport: String,
         killAfter: Int?,
         jitter: UInt32 = 0
-    ) async throws -> (status: Int32, killed: Bool, delivered: Int) {
+    ) async throws -> (status: Int32, killed: Bool, reported: Int) {
+        try await run(["drain", directory.path, name, baseURL, transport], counting: "delivered", killAfter: killAfter, jitter: jitter)
+    }
+
+    /// Enqueues `count` journal entries in a child process, killed as ``drain(directory:name:baseURL:transport:killAfter:jitter:)`` is.
+    /// - Returns: The termination status and reason, and how many enqueues it reported returned.
+    static func enqueue(
+        directory: URL,
+        name: String,
+        count: Int,
+        journal: String,
+        killAfter: Int?,
+        jitter: UInt32 = 0
+    ) async throws -> (status: Int32, killed: Bool, reported: Int) {
+        try await run(["enqueue", directory.path, name, "http://127.0.0.1:9", String(count), journal], counting: "enqueued", killAfter: killAfter, jitter: jitter)
+    }
+
+    private static func run(
+        _ arguments: [String],
+        counting word: String,
+        killAfter: Int?,
+        jitter: UInt32
+    ) async throws -> (status: Int32, killed: Bool, reported: Int) {
         let process = Process()
         process.executableURL = try executable()
-        process.arguments = ["drain", directory.path, name, baseURL, transport]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -50,7 +72,7 @@ enum QueueWorkerProcess {
         let reading = output.fileHandleForReading
         reading.readabilityHandler = { handle in
             let data = handle.availableData
-            let lines = data.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Data("delivered".utf8)) }.count
+            let lines = data.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Data(word.utf8)) }.count
             let total = delivered.mutate { count in
                 count += lines
                 return count
