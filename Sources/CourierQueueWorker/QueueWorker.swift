@@ -28,8 +28,9 @@ enum QueueWorker {
         } else if values.count == 6, values[0] == "enqueue", let count = Int(values[4]) {
             await enqueue(directory: URL(fileURLWithPath: values[1]), name: values[2], baseURL: values[3], count: count, journal: values[5])
         } else {
-            fail("usage: courier-queue-worker drain DIRECTORY NAME BASE_URL [urlsession|asynchttpclient]\n"
-                + "       courier-queue-worker enqueue DIRECTORY NAME BASE_URL COUNT JOURNAL")
+            fail(
+                "usage: courier-queue-worker drain DIRECTORY NAME BASE_URL [urlsession|asynchttpclient]\n"
+                    + "       courier-queue-worker enqueue DIRECTORY NAME BASE_URL COUNT JOURNAL")
         }
         #else
         fail("courier-queue-worker needs the package trait OfflineQueue.")
