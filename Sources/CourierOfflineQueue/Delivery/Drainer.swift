@@ -111,13 +111,14 @@ actor Drainer {
     private func pass(_ trigger: OfflineQueue.DrainTrigger) async {
         events.send(.drainStarted(trigger))
         let strict = configuration.ordering.isStrict
+        let currentDate = client.configuration.currentDate
         while !Task.isCancelled {
             guard let head = try? store.head(strict: strict) else { break }
             guard head.state == .pending else {
                 events.send(.blocked(by: head.entry))
                 break
             }
-            let now = client.configuration.currentDate()
+            let now = currentDate()
             if let timeToLive = configuration.timeToLive, now.timeIntervalSince1970 - head.enqueuedAt > StoredEntry.seconds(timeToLive) {
                 var expired = head
                 expired.state = .expired
@@ -125,13 +126,13 @@ actor Drainer {
                 events.send(.expired(expired.entry))
                 continue
             }
-            guard head.nextAttemptAt <= now.timeIntervalSince1970, await attempt(head) else { break }
+            guard head.nextAttemptAt <= now.timeIntervalSince1970, await attempt(head, currentDate: currentDate) else { break }
         }
         events.send(.drainFinished(remaining: (try? await store.count()) ?? 0))
     }
 
     /// Sends one entry and records the outcome; returns whether the pass goes on.
-    private func attempt(_ stored: StoredEntry) async -> Bool {
+    private func attempt(_ stored: StoredEntry, currentDate: @Sendable () -> Date) async -> Bool {
         var entry = stored
         entry.attempts += 1
         let plan = DeliveryDecision.Plan(
@@ -145,8 +146,9 @@ actor Drainer {
         do {
             let result = try await client.exchange(entry.deferred(bodies: store.bodies))
             response = OfflineQueue.ServerResponse(status: result.response.status, headerFields: result.response.headerFields, body: result.body)
-            let retryAfter = RetryAfter.delay(from: result.response.headerFields[.retryAfter], now: client.configuration.currentDate())
-            decision = .after(status: result.response.status, retryAfter: retryAfter, attempts: entry.attempts, plan: plan)
+            let status = result.response.status
+            let retryAfter = status.kind == .successful ? nil : RetryAfter.delay(from: result.response.headerFields[.retryAfter], now: currentDate())
+            decision = .after(status: status, retryAfter: retryAfter, attempts: entry.attempts, plan: plan)
         } catch {
             failure = error
             decision = .after(error: error, attempts: entry.attempts, plan: plan)
@@ -156,7 +158,6 @@ actor Drainer {
         entry.lastResponseBody = response?.body
         entry.lastError = failure?.localizedDescription ?? response.map { "The server answered \($0.status.code)." }
         entry.lastErrorKind = failure == nil ? nil : "transport"
-        let now = client.configuration.currentDate().timeIntervalSince1970
         do {
             switch decision {
             case .deliver:
@@ -172,7 +173,7 @@ actor Drainer {
                 if let response { events.send(.rejected(entry.entry, response)) }
                 return true
             case .retry(let wait):
-                entry.nextAttemptAt = now + StoredEntry.seconds(wait)
+                entry.nextAttemptAt = currentDate().timeIntervalSince1970 + StoredEntry.seconds(wait)
                 try store.update(entry, durably: false)
                 if failure != nil { configuration.connectivity.transportFailed() }
                 events.send(.willRetry(entry.entry, after: wait))
@@ -184,7 +185,7 @@ actor Drainer {
                 return true
             case .awaitAuthentication(let wait):
                 entry.attempts -= 1
-                entry.nextAttemptAt = now + StoredEntry.seconds(wait)
+                entry.nextAttemptAt = currentDate().timeIntervalSince1970 + StoredEntry.seconds(wait)
                 try store.update(entry, durably: false)
                 events.send(.authenticationRequired(entry.entry))
                 return false
