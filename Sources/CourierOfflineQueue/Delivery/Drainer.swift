@@ -112,8 +112,16 @@ actor Drainer {
         events.send(.drainStarted(trigger))
         let strict = configuration.ordering.isStrict
         let currentDate = client.configuration.currentDate
+        // Entries are read a batch at a time, in order; delivered ones are removed while the next
+        // is sent, and all removals end before the next batch is read.
+        var batch: ArraySlice<StoredEntry> = []
         while !Task.isCancelled {
-            guard let head = try? store.head(strict: strict) else { break }
+            if batch.isEmpty {
+                await finishRemovals()
+                guard let next = try? store.heads(strict: strict, limit: Self.batchSize), !next.isEmpty else { break }
+                batch = next[...]
+            }
+            let head = batch.removeFirst()
             guard head.state == .pending else {
                 events.send(.blocked(by: head.entry))
                 break
@@ -124,11 +132,28 @@ actor Drainer {
                 expired.state = .expired
                 guard (try? store.update(expired, durably: false)) != nil else { break }
                 events.send(.expired(expired.entry))
+                guard !strict else {
+                    events.send(.blocked(by: expired.entry))
+                    break
+                }
                 continue
             }
             guard head.nextAttemptAt <= now.timeIntervalSince1970, await attempt(head, currentDate: currentDate) else { break }
         }
+        await finishRemovals()
         events.send(.drainFinished(remaining: (try? await store.count()) ?? 0))
+    }
+
+    /// How many entries a pass reads at once.
+    static let batchSize = 32
+
+    /// Removals of delivered entries under way.
+    private var removals: [Task<Void, Never>] = []
+
+    private func finishRemovals() async {
+        let running = removals
+        removals = []
+        for removal in running { await removal.value }
     }
 
     /// Sends one entry and records the outcome; returns whether the pass goes on.
@@ -161,7 +186,8 @@ actor Drainer {
         do {
             switch decision {
             case .deliver:
-                try store.delete(entry)
+                let store = store
+                removals.append(Task { try? await store.remove(entry) })
                 if var delivered = response {
                     delivered.decoded = decoded(delivered.body, kind: entry.kind)
                     events.send(.delivered(entry.entry, delivered))
@@ -171,7 +197,7 @@ actor Drainer {
                 entry.state = .rejected
                 try store.update(entry, durably: false)
                 if let response { events.send(.rejected(entry.entry, response)) }
-                return true
+                return goesOn(after: entry)
             case .retry(let wait):
                 entry.nextAttemptAt = currentDate().timeIntervalSince1970 + StoredEntry.seconds(wait)
                 try store.update(entry, durably: false)
@@ -182,7 +208,7 @@ actor Drainer {
                 entry.state = .exhausted
                 try store.update(entry, durably: false)
                 events.send(.attemptsExhausted(entry.entry))
-                return true
+                return goesOn(after: entry)
             case .awaitAuthentication(let wait):
                 entry.attempts -= 1
                 entry.nextAttemptAt = currentDate().timeIntervalSince1970 + StoredEntry.seconds(wait)
@@ -193,13 +219,21 @@ actor Drainer {
                 entry.state = .unsendable
                 try store.update(entry, durably: false)
                 events.send(.unsendable(entry.entry, failure ?? CourierError(.invalidRequest)))
-                return true
+                return goesOn(after: entry)
             case .stop:
                 return false
             }
         } catch {
             return false
         }
+    }
+
+    /// Whether the pass goes on after `entry` was marked failed: with strict ordering it blocks
+    /// the rest.
+    private func goesOn(after entry: StoredEntry) -> Bool {
+        guard configuration.ordering.isStrict else { return true }
+        events.send(.blocked(by: entry.entry))
+        return false
     }
 
     /// The body decoded as the type registered for `kind`, if any.

@@ -40,9 +40,14 @@ final class QueueStore: Sendable {
     /// This and the other bookkeeping of a drain run in place, without a hop to GRDB's queues:
     /// each is one short statement, and hops would cost a drain more than the statements do.
     func head(strict: Bool) throws(CourierError) -> StoredEntry? {
+        try heads(strict: strict, limit: 1).first
+    }
+
+    /// The entries whose turn comes next, in order, at most `limit`: as ``head(strict:)`` reads.
+    func heads(strict: Bool, limit: Int) throws(CourierError) -> [StoredEntry] {
         try readNow { db in
             let request = strict ? StoredEntry.all() : StoredEntry.filter(StoredEntry.Columns.state == StoredEntry.StoredState.pending.rawValue)
-            return try request.order(StoredEntry.Columns.id).fetchOne(db)
+            return try request.order(StoredEntry.Columns.id).limit(limit).fetchAll(db)
         }
     }
 
@@ -56,6 +61,25 @@ final class QueueStore: Sendable {
     /// Removes an entry and its body file.
     func delete(_ entry: StoredEntry) throws(CourierError) {
         _ = try writeNow("could not remove the entry", durably: false) { db in try StoredEntry.deleteOne(db, key: entry.id) }
+        if let file = entry.bodyFile { try? FileManager.default.removeItem(at: bodies.appendingPathComponent(file)) }
+    }
+
+    /// Removes a delivered entry and its body file, on GRDB's writer queue: a drain sends the next
+    /// entry meanwhile.
+    func remove(_ entry: StoredEntry) async throws(CourierError) {
+        let id = entry.id
+        do {
+            _ = try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+                try db.inTransaction {
+                    _ = try StoredEntry.deleteOne(db, key: id)
+                    return .commit
+                }
+            }
+        } catch {
+            throw Self.failure("could not remove the entry", error)
+        }
         if let file = entry.bodyFile { try? FileManager.default.removeItem(at: bodies.appendingPathComponent(file)) }
     }
 
