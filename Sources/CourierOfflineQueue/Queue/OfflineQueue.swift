@@ -38,6 +38,8 @@ public final class OfflineQueue: Sendable {
     private let store: QueueStore
     private let broadcast = EventBroadcast()
     private let drainer: Drainer
+    /// The last ``start()``, which ``stop()`` waits for: a queue started and stopped at once ends stopped.
+    private let starting = LockedState<Task<Void, Never>?>(nil)
 
     /// Opens the queue named `name`, creating it when it does not exist yet; entries stored by
     /// an earlier process are there.
@@ -182,11 +184,18 @@ public final class OfflineQueue: Sendable {
     /// network comes back (``Configuration/connectivity``), and when the head entry's wait ends
     /// (measured on the client's `Configuration.clock`).
     public func start() {
-        Task { await drainer.start() }
+        let drainer = drainer
+        starting.withLock { previous in
+            previous = Task { [previous] in
+                await previous?.value
+                await drainer.start()
+            }
+        }
     }
 
     /// Stops draining by itself and cancels a delivery in flight; the entries stay stored.
     public func stop() async {
+        await starting.withLock { $0 }?.value
         await drainer.stop()
     }
 
