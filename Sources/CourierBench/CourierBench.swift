@@ -115,11 +115,12 @@ struct CourierBench: AsyncParsableCommand {
                 transports: [("ahc", { .asyncHTTPClient(.courierShared) }), ("urlsession", { .urlSession(.shared) })]
                     .filter { onlyTransport == nil || onlyTransport?.rawValue == $0.0 }
             )
-            #else
-            throw ValidationError("--offline-queue needs the package trait OfflineQueue.")
-            #endif
             await server.stop()
             return
+            #else
+            await server.stop()
+            throw ValidationError("--offline-queue needs the package trait OfflineQueue.")
+            #endif
         }
         if streams {
             let workload = StreamWorkload(
