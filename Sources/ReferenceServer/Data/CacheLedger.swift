@@ -7,6 +7,8 @@ actor CacheLedger {
     private var notModified: [String: Int] = [:]
     private var versions: [String: Int] = [:]
     private var validators: [String: [String]] = [:]
+    /// When each key's current version came to be, in whole seconds.
+    private var changed: [String: Date] = [:]
 
     /// Counts a request for `key` and returns the count including it.
     func hit(_ key: String, validator: String?) -> Int {
@@ -19,8 +21,17 @@ actor CacheLedger {
 
     func version(of key: String) -> Int { versions[key, default: 1] }
 
+    /// When the key's current version came to be: its first request, or its last change.
+    func changedAt(_ key: String, now: Date) -> Date {
+        if let date = changed[key] { return date }
+        let date = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        changed[key] = date
+        return date
+    }
+
     func change(_ key: String) -> Int {
         versions[key, default: 1] += 1
+        changed[key] = nil
         return versions[key, default: 1]
     }
 

@@ -11,8 +11,8 @@ import Hummingbird
 ///   `stale_if_error=N`: the `Cache-Control` directives;
 /// - `expires=N`: `Expires` N seconds after `Date` (`expires=invalid` for an unreadable date);
 /// - `etag=1`: a strong `ETag` of the key's version, and 304 to a matching `If-None-Match`;
-/// - `last_modified=N`: `Last-Modified` N seconds before now, and 304 to an `If-Modified-Since`
-///   at or after it;
+/// - `last_modified=N`: `Last-Modified` N seconds before the key's version came to be (its first
+///   request, or its last change), and 304 to an `If-Modified-Since` at or after it;
 /// - `vary=NAME`: `Vary: NAME` (the response's `language` is the request's `Accept-Language`);
 /// - `age=N`: an `Age` field;
 /// - `delay_ms=N`: an answer after N ms (for requests in flight together).
@@ -50,8 +50,8 @@ enum CacheRoutes {
             if query["etag"] != nil { fields[.eTag] = eTag }
             var lastModified: Date?
             if let seconds = request.queryInt("last_modified") {
-                // Whole seconds, as HTTP dates have, fixed per version.
-                let modified = Date(timeIntervalSince1970: (now.timeIntervalSince1970 - Double(seconds)).rounded(.down))
+                // Fixed per version: N seconds before the version came to be.
+                let modified = await ledger.changedAt(key, now: now).addingTimeInterval(-Double(seconds))
                 lastModified = modified
                 fields[.lastModified] = httpDate(modified)
             }
