@@ -30,9 +30,10 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         responseTime: now.addingTimeInterval(shift)
     )
     var rules = CacheRules()
+    let control = response.control
     for fraction in [0.1, 1e300, -1, .nan] {
         rules.heuristicFraction = fraction
-        let lifetime = response.freshnessLifetime(rules: rules)
+        let lifetime = response.freshnessLifetime(control: control, rules: rules)
         if lifetime < 0 || lifetime > CacheControl.largestDelta { fatalError("lifetime \(lifetime) out of bounds") }
     }
     for offset in [0.0, shift, -shift, 1e18] {

@@ -1,16 +1,20 @@
 import Foundation
 import HTTPTypes
 
-/// One request as the cache finds its responses: its key, and its field values for any `Vary`.
+/// One request as the cache finds its responses: its key, its `Cache-Control` directives, and its
+/// field values for any `Vary`.
 struct CacheLookup: Sendable {
     let request: HTTPRequest
+    /// The request's `Cache-Control` directives.
+    let control: CacheControl
     let origin: URL
     let key: CacheKey
     let credentialFields: CredentialFields
     let advertisedCodings: Set<ContentCoding>
 
-    init(request: HTTPRequest, context: MiddlewareContext) {
+    init(request: HTTPRequest, control: CacheControl, context: MiddlewareContext) {
         self.request = request
+        self.control = control
         origin = context.origin
         credentialFields = context.credentialFields
         advertisedCodings = context.advertisedCodings

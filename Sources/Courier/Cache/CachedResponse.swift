@@ -39,9 +39,9 @@ struct CachedResponse: Sendable {
 
     /// How long it is fresh for, in seconds, from its explicit directives (`max-age`, then
     /// `Expires` against `Date`) or, where RFC 9111 §4.2.2 allows, from `Last-Modified` by `rules`.
-    func freshnessLifetime(rules: CacheRules) -> Int {
+    /// - Parameter control: Its `Cache-Control` directives (``control``), parsed once by the caller.
+    func freshnessLifetime(control: CacheControl, rules: CacheRules) -> Int {
         let fields = response.headerFields
-        let control = control
         if let maxAge = control.maxAge { return maxAge }
         let date = fields[.date].flatMap(HTTPDate.parse) ?? responseTime
         if let expires = fields[.expires] {

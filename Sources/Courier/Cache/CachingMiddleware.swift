@@ -85,15 +85,15 @@ public struct CachingMiddleware: Middleware {
         }
         let requestControl = CacheControl(request.headerFields)
         guard !requestControl.noStore else { return try await next(request, body, context) }
-        let lookup = CacheLookup(request: request, context: context)
+        let lookup = CacheLookup(request: request, control: requestControl, context: context)
         let now = context.currentDate()
         guard let stored = lookup.stored(in: cache) else {
             if requestControl.onlyIfCached { throw Self.notCached() }
             return try await fetch(request, body: body, context: context, lookup: lookup, next: next)
         }
         let age = stored.age(at: now)
-        let lifetime = stored.freshnessLifetime(rules: rules)
         let responseControl = stored.control
+        let lifetime = stored.freshnessLifetime(control: responseControl, rules: rules)
         if isUsable(age: age, lifetime: lifetime, request: requestControl, response: responseControl) {
             return serve(stored, at: now, source: .cache, lookup: lookup)
         }
@@ -181,9 +181,9 @@ public struct CachingMiddleware: Middleware {
     private func staleOnError(_ stored: CachedResponse, context: MiddlewareContext, lookup: CacheLookup) -> MiddlewareResponse? {
         guard rules.servesStaleOnError else { return nil }
         let now = context.currentDate()
-        let requestWindow = CacheControl(lookup.request.headerFields).staleIfError
-        guard let window = requestWindow ?? stored.control.staleIfError,
-            stored.age(at: now) - stored.freshnessLifetime(rules: rules) <= window
+        let control = stored.control
+        guard let window = lookup.control.staleIfError ?? control.staleIfError,
+            stored.age(at: now) - stored.freshnessLifetime(control: control, rules: rules) <= window
         else { return nil }
         return serve(stored, at: now, source: .cache, lookup: lookup)
     }
@@ -201,7 +201,7 @@ public struct CachingMiddleware: Middleware {
         let vary = VaryFields(result.headerFields)
         let responseControl = CacheControl(result.headerFields)
         guard status >= 200, status != 206, status != 304, !responseControl.noStore, !vary.isWildcard,
-            !CacheControl(lookup.request.headerFields).noStore, result.isFrom(context.origin)
+            !lookup.control.noStore, result.isFrom(context.origin)
         else {
             if let previous { cache.remove(lookup.key, varyValues: previous.varyValues) }
             return result.body
@@ -216,7 +216,7 @@ public struct CachingMiddleware: Middleware {
             requestTime: requestTime,
             responseTime: context.currentDate()
         )
-        if cached.freshnessLifetime(rules: rules) > 0 || !cached.validators.isEmpty || responseControl.staleIfError != nil {
+        if cached.freshnessLifetime(control: responseControl, rules: rules) > 0 || !cached.validators.isEmpty || responseControl.staleIfError != nil {
             if let previous, previous.varyValues != cached.varyValues {
                 cache.remove(lookup.key, varyValues: previous.varyValues)
             }
@@ -248,10 +248,7 @@ public struct CachingMiddleware: Middleware {
             guard let value = result.headerFields[name], let target = URL(string: value, relativeTo: base)?.absoluteURL,
                 Redirect.sameOrigin(target, origin)
             else { continue }
-            var path = target.path(percentEncoded: true)
-            if path.isEmpty { path = "/" }
-            if let query = target.query(percentEncoded: true) { path += "?\(query)" }
-            cache.remove(url: origin.absoluteString.lowercased() + path)
+            cache.remove(url: origin.absoluteString.lowercased() + target.requestTarget)
         }
     }
 

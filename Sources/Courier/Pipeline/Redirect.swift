@@ -65,12 +65,9 @@ struct Redirect: Equatable {
         }
         let hostPart = host.contains(":") ? "[\(host)]" : host
         let authority = target.port.map { "\(hostPart):\($0)" } ?? hostPart
-        var path = target.path(percentEncoded: true)
-        if path.isEmpty { path = "/" }
-        if let query = target.query(percentEncoded: true) { path += "?\(query)" }
         next.scheme = scheme
         next.authority = authority
-        next.path = path
+        next.path = target.requestTarget
         guard let nextOrigin = URL(string: "\(scheme)://\(authority)") else {
             throw refusal(.invalidResponse, "The server redirected to an address with no valid origin.")
         }

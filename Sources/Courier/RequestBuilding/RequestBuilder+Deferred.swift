@@ -39,12 +39,7 @@ extension RequestBuilder {
     /// fields of this moment added (the endpoint's own win), credentials left to the middleware.
     static func prepare(_ deferred: DeferredRequest, snapshot: ConfigurationSnapshot) throws(CourierError) -> PreparedRequest {
         let configuration = snapshot.value
-        let base: BaseURL.Parts
-        if let own = deferred.baseURL {
-            base = try own.parts()
-        } else {
-            base = try configuration.baseURL.parts()
-        }
+        let base = try Self.base(deferred.baseURL, configuration: configuration)
         var query = Array(deferred.query.utf8)
         let common = QueryParameters(configuration.commonParameters.query.items.filter { !deferred.queryNames.contains($0.name) })
         var commonQuery: [UInt8] = []
@@ -56,10 +51,7 @@ extension RequestBuilder {
         var target = base.path + "/" + deferred.path
         if !query.isEmpty { target += "?" + String(decoding: query, as: UTF8.self) }
 
-        var headerFields = configuration.commonParameters.headerFields
-        for name in Set(deferred.headerFields.map(\.name)) {
-            headerFields[fields: name] = deferred.headerFields[fields: name]
-        }
+        let headerFields = Self.headerFields(deferred.headerFields, over: configuration.commonParameters.headerFields)
         return PreparedRequest(
             request: HTTPRequest(
                 method: deferred.method,

@@ -30,13 +30,7 @@ enum RequestBuilder {
         if let problem = request.path.problem {
             throw CourierError(.invalidRequest, message: problem)
         }
-        // Not `(request.baseURL ?? configuration.baseURL).parts()`: that copies the base URL first.
-        let base: BaseURL.Parts
-        if let own = request.baseURL {
-            base = try own.parts()
-        } else {
-            base = try configuration.baseURL.parts()
-        }
+        let base = try Self.base(request.baseURL, configuration: configuration)
 
         // The request target in one buffer: base path, "/", the endpoint's path, "?" and the query.
         var target: [UInt8] = []
@@ -49,12 +43,7 @@ enum RequestBuilder {
         configuration.queryEncoder.append(request.query, then: configuration.commonParameters.query, for: .query, to: &target)
         if target.count == pathLength + 1 { target.removeLast() }
 
-        var headerFields = configuration.commonParameters.headerFields
-        if !request.headerFields.isEmpty {
-            for name in Set(request.headerFields.map(\.name)) {
-                headerFields[fields: name] = request.headerFields[fields: name]
-            }
-        }
+        var headerFields = Self.headerFields(request.headerFields, over: configuration.commonParameters.headerFields)
         if request.decoding.expectsJSON && headerFields[.accept] == nil {
             headerFields.append(Self.acceptJSON)
         }
@@ -88,6 +77,24 @@ enum RequestBuilder {
             requiresAuthentication: request.requiresAuthentication,
             origin: base.origin
         )
+    }
+
+    /// The parts of an endpoint's own base URL, else of the client's.
+    static func base(_ own: BaseURL?, configuration: Configuration) throws(CourierError) -> BaseURL.Parts {
+        // Not `(own ?? configuration.baseURL).parts()`: that copies the base URL first.
+        if let own { return try own.parts() }
+        return try configuration.baseURL.parts()
+    }
+
+    /// The client's `common` header fields with every field the endpoint sets itself (`own`)
+    /// replaced by the endpoint's lines.
+    static func headerFields(_ own: HTTPFields, over common: HTTPFields) -> HTTPFields {
+        var headerFields = common
+        guard !own.isEmpty else { return headerFields }
+        for name in Set(own.map(\.name)) {
+            headerFields[fields: name] = own[fields: name]
+        }
+        return headerFields
     }
 
     /// An endpoint's default name, its method and path template: `"GET movie/{}/videos"`, so
