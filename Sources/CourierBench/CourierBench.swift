@@ -83,6 +83,9 @@ struct CourierBench: AsyncParsableCommand {
     @Flag(help: "Only the cache and coalescing: the list from the network, from memory and from disk; coalescing on and off.")
     var cache = false
 
+    @Flag(help: "Courier's clients with coalescing off, to see what coalescing costs a request nobody joins.")
+    var noCoalescing = false
+
     @Option(help: "The size of the JSON Lines export in MB, with --streams.")
     var exportMegabytes = 1000
 
@@ -144,6 +147,9 @@ struct CourierBench: AsyncParsableCommand {
         let raw = RawClients(baseURL: server.baseURL, httpClient: rawHTTPClient, session: .shared)
         let ahcClient = Client(baseURL: BaseURL(server.baseURL), transport: .asyncHTTPClient(.courierShared))
         let urlSessionClient = Client(baseURL: BaseURL(server.baseURL), transport: .urlSession(.shared))
+        if noCoalescing {
+            for client in [ahcClient, urlSessionClient] { client.configuration.coalescesRequests = false }
+        }
         let openAPIClient = Client(
             baseURL: BaseURL(server.baseURL),
             transport: OpenAPITransport(AsyncHTTPClientTransport(configuration: .init(client: .courierShared)), contentCodings: [.deflate, .gzip])

@@ -19,7 +19,7 @@ struct RawClients: Sendable {
     func url(for workload: Workload) throws -> URL {
         guard var components = URLComponents(string: baseURL) else { throw BadResponse() }
         components.path = "/" + workload.path
-        components.queryItems = workload.query.isEmpty ? nil : workload.query
+        components.queryItems = workload.query(number: Workload.nextNumber())
         guard let url = components.url else { throw BadResponse() }
         return url
     }

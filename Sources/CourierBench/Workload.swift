@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import Synchronization
 
 /// The record the benchmark endpoints serve (182 bytes of JSON).
 struct BenchRecord: Codable, Sendable {
@@ -27,9 +28,20 @@ enum Workload: String, CaseIterable, Sendable {
         }
     }
 
-    var query: [URLQueryItem] {
-        self == .list ? [URLQueryItem(name: "count", value: "100")] : []
+    /// The query of the request numbered `number`: every request of a run is distinct, on both
+    /// sides, so that Courier's coalescing of identical `GET`s in flight never answers several
+    /// requests with one exchange and the figures compare one request with one request.
+    func query(number: Int) -> [URLQueryItem] {
+        let count = self == .list ? [URLQueryItem(name: "count", value: "100")] : []
+        return count + [URLQueryItem(name: "n", value: String(number))]
     }
+
+    /// The number of the next request of the run.
+    static func nextNumber() -> Int {
+        numbers.add(1, ordering: .relaxed).newValue
+    }
+
+    private static let numbers = Atomic<Int>(0)
 
     /// The 10 KB body of the POST workload: 56 records.
     static let postBody: Data = {
@@ -43,13 +55,16 @@ enum Workload: String, CaseIterable, Sendable {
 
     /// The same call as a Courier endpoint; the response is decoded and discarded.
     func courierCall(_ client: Client) async throws {
+        let number = Self.nextNumber()
         switch self {
         case .smallJSON:
-            _ = try await client.send(Request<BenchRecord>(.get, "bench/small"))
+            _ = try await client.send(Request<BenchRecord>(.get, "bench/small", query: ["n": number]))
         case .list:
-            _ = try await client.send(Request<[BenchRecord]>(.get, "bench/list", query: ["count": 100]))
+            _ = try await client.send(Request<[BenchRecord]>(.get, "bench/list", query: ["count": 100, "n": number]))
         case .postJSON:
-            _ = try await client.send(Request<[BenchRecord]>(.post, "bench/echo", body: .data(Self.postBody, contentType: "application/json")))
+            _ = try await client.send(
+                Request<[BenchRecord]>(.post, "bench/echo", query: ["n": number], body: .data(Self.postBody, contentType: "application/json"))
+            )
         }
     }
 

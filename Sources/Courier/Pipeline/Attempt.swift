@@ -6,10 +6,11 @@ import OpenAPIRuntime
 /// redirects, within the attempt's timeout.
 ///
 /// Each time a middleware calls `next` (a retry, a repeat after a token refresh) is one attempt.
-/// It runs in a task of the call that its deadline cancels, so that a timed-out attempt ends with
-/// ``CourierError/Kind/timedOut`` while the call goes on (a retry may follow), and that
-/// ``Client/cancelAll()`` reaches. One per call, shared by its attempts. An attempt at a `GET`
-/// identical to one in flight joins it instead (``RequestCoalescer``).
+/// It runs in the caller's task, with an ``ExchangeInterruption`` that its deadline and
+/// ``Client/cancelAll()`` fire and the transport obeys, so that a timed-out attempt ends with
+/// ``CourierError/Kind/timedOut`` while the call goes on (a retry may follow). One per call,
+/// shared by its attempts. An attempt at a `GET` identical to one in flight joins it instead
+/// (``RequestCoalescer``).
 final class Attempt: Sendable {
     /// Each redirect hop's request and response.
     let exchange: TransportExchange
@@ -32,17 +33,18 @@ final class Attempt: Sendable {
     ///   (the context's number, plus any the transport made by itself).
     func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> MiddlewareResponse {
         if let coalescer, RequestCoalescer.coalesces(request, body: body, delivery: exchange.delivery) {
+            // The shared exchange runs in a task of its own, which its last caller cancels.
             return try await coalescer.response(for: request, context: context, call: call, limit: exchange.delivery.limit) {
-                try await self.followingRedirects(request, body: body, context: context)
+                try await self.followingRedirects(request, body: body, context: context, interruption: .none)
             }
         }
         let clock = context.elapsedClock
-        return try await call.run(
+        return try await call.interruptible(
             deadline: clock.now() + context.timeout,
             clock: clock,
             timeoutError: Self.timeoutError(after: context.timeout)
-        ) {
-            try await self.followingRedirects(request, body: body, context: context)
+        ) { interruption in
+            try await self.followingRedirects(request, body: body, context: context, interruption: interruption)
         }
     }
 
@@ -52,11 +54,13 @@ final class Attempt: Sendable {
     }
 
     /// Sends the request, and again to each redirect's target (see ``Configuration/redirectLimit``),
-    /// each request with the jar's cookies and each response's cookies stored.
+    /// each request with the jar's cookies and each response's cookies stored; `interruption` ends
+    /// whichever exchange is under way.
     nonisolated(nonsending) private func followingRedirects(
         _ request: HTTPRequest,
         body: HTTPBody?,
-        context: MiddlewareContext
+        context: MiddlewareContext,
+        interruption: ExchangeInterruption
     ) async throws -> MiddlewareResponse {
         var (request, body, bodyFile, origin) = (request, body, context.bodyFile, context.origin)
         // Targets already requested, filled in at the first redirect (most responses are not one).
@@ -66,7 +70,15 @@ final class Attempt: Sendable {
         while true {
             let url = hops.cookieJar != nil ? Self.url(of: request, at: origin) : nil
             let sent = url.map { hops.addingCookies(to: request, at: $0) } ?? request
-            let delivered = try await exchange.send(sent, body: body, bodyFile: bodyFile, origin: origin, name: context.name, isCachedByClient: context.isCachedByClient)
+            let delivered = try await exchange.send(
+                sent,
+                body: body,
+                bodyFile: bodyFile,
+                origin: origin,
+                name: context.name,
+                isCachedByClient: context.isCachedByClient,
+                interruption: interruption
+            )
             let (response, responseBody) = (delivered.response, delivered.body)
             resends += max(0, delivered.attempts - 1)
             if let url { hops.cookieJar?.store(from: response.headerFields, for: url) }

@@ -6,35 +6,56 @@ struct InFlightCall: Sendable {
     /// cancelled it.
     let generation: UInt64
 
-    /// Runs `operation` in a task of this call that ``Client/cancelAll()`` and `deadline` can
-    /// cancel, and waits for it; cancelling the waiting task cancels it too.
+    /// Runs `operation` in a task of this call that ``Client/cancelAll()`` can cancel, and waits for
+    /// it; cancelling the waiting task cancels it too. The middleware fold runs this way: a
+    /// middleware may wait on anything (a throttle, a back-off, a token refresh), and only task
+    /// cancellation ends such waits.
     ///
     /// Where the platform has `Task.immediate`, the task starts on the calling thread and runs until
-    /// it first suspends: work that never waits (a stubbed or instant response) costs no thread hop.
-    /// The work is registered before it starts, so a ``Client/cancelAll()`` at any moment reaches it.
+    /// it first suspends. The work is registered before it starts, so a ``Client/cancelAll()`` at
+    /// any moment reaches it.
+    /// - Parameter operation: The work.
+    /// - Returns: The work's value.
+    /// - Throws: `CancellationError` without starting the work when ``Client/cancelAll()`` has
+    ///   cancelled the call; otherwise the work's error.
+    nonisolated(nonsending) func run<Value: Sendable>(
+        _ operation: sending @escaping () async throws -> Value
+    ) async throws -> Value {
+        guard let id = registry.insert(for: self, deadline: nil, clock: .continuous) else { throw CancellationError() }
+        let task = ImmediateTask.start(operation)
+        registry.attach(id, task)
+        defer { registry.remove(id) }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Runs `operation` in the calling task, with an interruption that ``Client/cancelAll()`` and
+    /// `deadline` fire; the transport ends the exchange when it does (see ``ExchangeInterruption``).
+    ///
+    /// This is how each attempt runs: no task of its own, so no thread hop when its response
+    /// arrives, and the caller's task is never cancelled by a deadline.
     /// - Parameters:
-    ///   - deadline: When the work is cancelled, if it has not finished, on `clock`.
+    ///   - deadline: When the interruption fires, if the work has not finished, on `clock`.
     ///   - clock: The clock `deadline` is read on.
-    ///   - timeoutError: Thrown instead of the work's own error when the deadline cancelled it.
-    ///   - operation: The work.
+    ///   - timeoutError: Thrown instead of the work's own error when the deadline interrupted it.
+    ///   - operation: The work, given the interruption to hand to the transport.
     /// - Returns: The work's value.
     /// - Throws: `CancellationError` without starting the work when ``Client/cancelAll()`` has
     ///   cancelled the call; otherwise the work's error, or `timeoutError`.
-    nonisolated(nonsending) func run<Value: Sendable>(
-        deadline: Duration?,
-        clock: ElapsedClock = .continuous,
-        timeoutError: @autoclosure () -> any Error = CancellationError(),
-        _ operation: sending @escaping () async throws -> Value
+    nonisolated(nonsending) func interruptible<Value>(
+        deadline: Duration,
+        clock: ElapsedClock,
+        timeoutError: @autoclosure () -> any Error,
+        _ operation: nonisolated(nonsending) (ExchangeInterruption) async throws -> Value
     ) async throws -> Value {
         guard let id = registry.insert(for: self, deadline: deadline, clock: clock) else { throw CancellationError() }
-        let task = Self.startTask(operation)
-        registry.attach(id, task)
+        let interruption = ExchangeInterruption.make()
+        if let signal = interruption.signal { registry.attach(id, signal) }
         do {
-            let value = try await withTaskCancellationHandler {
-                try await task.value
-            } onCancel: {
-                task.cancel()
-            }
+            let value = try await operation(interruption)
             registry.remove(id)
             return value
         } catch {
@@ -48,15 +69,4 @@ struct InFlightCall: Sendable {
         registry.end(self)
     }
 
-    /// A task running `operation`, started on the calling thread where the platform can.
-    private static func startTask<Value: Sendable>(
-        _ operation: sending @escaping () async throws -> Value
-    ) -> Task<Value, any Error> {
-        #if compiler(>=6.2)
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return Task.immediate(operation: operation)
-        }
-        #endif
-        return Task(operation: operation)
-    }
 }

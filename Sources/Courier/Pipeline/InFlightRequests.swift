@@ -12,7 +12,7 @@ final class InFlightRequests: Sendable {
         var deadline: Duration?
         /// The clock `deadline` is read on.
         var clock: ElapsedClock
-        /// `nil` only between ``InFlightCall/run(deadline:timeoutError:_:)`` registering the work
+        /// `nil` only between ``InFlightCall/run(_:)`` registering the work
         /// and starting its task.
         var task: (any CancellableWork)?
         var timedOut = false

@@ -8,7 +8,7 @@ enum MiddlewareChain {
     ///
     /// Middleware may wait on anything (a throttle's free slot, a retry's back-off, a token
     /// refresh), so they run in a task of the call, which ``Client/cancelAll()`` reaches. The
-    /// terminal step runs its attempts in tasks of the call itself.
+    /// terminal step runs each attempt in that same task, with an ``ExchangeInterruption``.
     /// - Parameters:
     ///   - middleware: The steps, outermost first.
     ///   - call: The call, registered with its client.
@@ -21,7 +21,7 @@ enum MiddlewareChain {
     ) -> MiddlewareNext {
         guard !middleware.isEmpty else { return terminal }
         return { request, body, context in
-            try await call.run(deadline: nil) {
+            try await call.run {
                 try await fold(middleware, from: 0, request: request, body: body, context: context, terminal: terminal)
             }
         }

@@ -135,7 +135,7 @@ final class RequestCoalescer: Sendable {
         limit: Int,
         exchange: @escaping @Sendable () async throws -> MiddlewareResponse
     ) {
-        let task = Task {
+        let task = ImmediateTask.start {
             let outcome: Result<Shared, any Error>
             do {
                 var result = try await exchange()
@@ -155,6 +155,7 @@ final class RequestCoalescer: Sendable {
         }
         if abandoned { task.cancel() }
     }
+
 
     /// Answers every caller of `shared`.
     private func finish(_ shared: Exchange, with outcome: Result<Shared, any Error>) {

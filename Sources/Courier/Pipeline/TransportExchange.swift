@@ -20,6 +20,7 @@ struct TransportExchange: Sendable {
     /// - Parameters:
     ///   - bodyFile: The file `body` streams from, when it is one.
     ///   - isCachedByClient: Whether the client's own cache handles the request.
+    ///   - interruption: What ends the exchange early, for the transport to obey.
     /// - Returns: The transport's response: the body in memory, unread for a successful stream,
     ///   or `nil` when a successful body went to a file.
     /// - Throws: The transport's errors; ``CourierError/Kind/invalidResponse`` for a body in a
@@ -30,7 +31,8 @@ struct TransportExchange: Sendable {
         bodyFile: URL?,
         origin: URL,
         name: String,
-        isCachedByClient: Bool
+        isCachedByClient: Bool,
+        interruption: ExchangeInterruption
     ) async throws -> TransportResponse {
         var transportRequest = TransportRequest(
             request: request,
@@ -42,6 +44,7 @@ struct TransportExchange: Sendable {
             progress: progress
         )
         transportRequest.isCachedByClient = isCachedByClient
+        transportRequest.interruption = interruption
         let response = try await transport.send(transportRequest)
         if let refusal = ContentCoding.refusal(of: response.response, to: request, decoded: contentCodings) {
             throw refusal

@@ -33,8 +33,11 @@ public struct OpenAPITransport: Transport {
     /// - Throws: The wrapped transport's errors; ``CourierError/Kind/responseTooLarge`` past the
     ///   delivery's limit.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try await request.delivered { request, body, origin, name in
-            try await wrapped.send(request, body: body, baseURL: origin, operationID: name)
+        // A `ClientTransport` knows only task cancellation: it runs in a task the interruption ends.
+        try await request.interruption.run {
+            try await request.delivered { request, body, origin, name in
+                try await wrapped.send(request, body: body, baseURL: origin, operationID: name)
+            }
         }
     }
 }

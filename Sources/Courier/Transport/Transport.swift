@@ -23,6 +23,12 @@ public protocol Transport: Sendable {
     var contentCodings: Set<ContentCoding> { get }
 
     /// Sends one request and returns its response, its body delivered as `request.delivery` says.
+    ///
+    /// The client waits for the response in the caller's own task. When
+    /// `request.interruption` fires (the attempt's deadline passed, or ``Client/cancelAll()``),
+    /// the transport ends the exchange and throws, as it does when the task is cancelled; work
+    /// that only task cancellation can end goes in ``ExchangeInterruption/run(_:)``. Once `send`
+    /// has returned, the interruption no longer applies: a streamed body is read past it.
     /// - Parameter request: The request, its body, its origin and how the response body is wanted.
     /// - Returns: The response, its body, and how many times the request went out.
     /// - Throws: A ``CourierError`` (or an error the client classifies): ``CourierError/Kind/responseTooLarge``

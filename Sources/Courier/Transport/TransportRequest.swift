@@ -24,6 +24,10 @@ public struct TransportRequest: Sendable {
     /// with a cache of its own (a URLSession with a `URLCache`) neither serves nor stores it, so
     /// that two caches never stack.
     public var isCachedByClient = false
+    /// What ends the exchange early (the attempt's deadline, ``Client/cancelAll()``) without
+    /// cancelling the caller's task: the transport ends the exchange when it fires (see
+    /// ``ExchangeInterruption``). ``ExchangeInterruption/none`` when only task cancellation ends it.
+    public var interruption = ExchangeInterruption.none
 
     /// Creates a request for a transport.
     /// - Parameters:

@@ -104,6 +104,12 @@ public final class StubTransport: Transport {
     /// - Throws: The registered transport failure; `CourierError.Kind.transportFailed`
     ///   when nothing matches.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        // The registered latency is a sleep that only task cancellation ends.
+        try await request.interruption.run { try await self.answer(request) }
+    }
+
+    /// Records `request` and answers it as registered.
+    private func answer(_ request: TransportRequest) async throws -> TransportResponse {
         try await request.delivered { head, body, origin, name in
             var bytes: Data?
             if let body { bytes = try await Data(collecting: body, upTo: .max) }

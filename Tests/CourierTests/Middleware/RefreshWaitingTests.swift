@@ -112,7 +112,7 @@ struct RefreshWaitingTests {
         #expect(ContinuousClock.now - start < Self.bound)
         let error = result.error
         #expect(error?.kind == .timedOut)
-        #expect(error?.message?.hasPrefix("No new token within") == true)
+        #expect(error?.message?.hasPrefix("No new token within") == true, "\(String(describing: error))")
     }
 
     @Test("the refresh goes on after one waiter is cancelled and another times out; the others get the new token")

@@ -79,7 +79,8 @@ public struct SessionTransport: Transport, ClientTransport {
     /// - Throws: ``CourierError``, or URLSession's errors.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         if request.bodyFile != nil || request.delivery.destination != nil {
-            return try await transfer(FileTransfer(request))
+            // A transfer is long next to a task's start: it runs in one that the interruption ends.
+            return try await request.interruption.run { try await transfer(FileTransfer(request)) }
         }
         if request.isCachedByClient, request.delivery.collectsAll, request.progress == nil,
             let urlCache = session.configuration.urlCache
@@ -89,13 +90,21 @@ public struct SessionTransport: Transport, ClientTransport {
         #if canImport(FoundationNetworking)
         if request.delivery.collectsAll, request.progress == nil {
             let urlRequest = try await Self.urlRequest(for: request.request, body: request.body, origin: request.origin)
-            let (response, bytes) = try await run(urlRequest, handler: CollectingTaskHandler(limit: request.delivery.limit))
+            let handler = CollectingTaskHandler(limit: request.delivery.limit)
+            let (response, bytes) = try await run(urlRequest, handler: handler, interruption: request.interruption)
             return TransportResponse(response: response, body: bytes.isEmpty ? nil : HTTPBody(bytes))
         }
-        #endif
-        return try await request.delivered { request, body, origin, name in
-            try await send(request, body: body, baseURL: origin, operationID: name)
+        return try await request.delivered { head, body, origin, _ in
+            let urlRequest = try await Self.urlRequest(for: head, body: body, origin: origin)
+            return try await run(urlRequest, handler: StreamingTaskHandler(), interruption: request.interruption)
         }
+        #else
+        return try await request.interruption.run {
+            try await request.delivered { request, body, origin, name in
+                try await send(request, body: body, baseURL: origin, operationID: name)
+            }
+        }
+        #endif
     }
 
     /// Sends a request the client's own cache handles, past the session's `URLCache`: nothing is
@@ -105,10 +114,11 @@ public struct SessionTransport: Transport, ClientTransport {
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         defer { urlCache.removeCachedResponse(for: urlRequest) }
         #if canImport(FoundationNetworking)
-        let (response, bytes) = try await run(urlRequest, handler: CollectingTaskHandler(limit: request.delivery.limit))
+        let handler = CollectingTaskHandler(limit: request.delivery.limit)
+        let (response, bytes) = try await run(urlRequest, handler: handler, interruption: request.interruption)
         return TransportResponse(response: response, body: bytes.isEmpty ? nil : HTTPBody(bytes))
         #else
-        let (data, urlResponse) = try await session.data(for: urlRequest)
+        let (data, urlResponse) = try await request.interruption.run { [urlRequest] in try await session.data(for: urlRequest) }
         guard data.count <= request.delivery.limit else {
             throw CourierError(.responseTooLarge, message: "The response body is larger than \(request.delivery.limit) bytes.")
         }
@@ -132,7 +142,7 @@ public struct SessionTransport: Transport, ClientTransport {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         #if canImport(FoundationNetworking)
         let urlRequest = try await Self.urlRequest(for: request, body: body, origin: baseURL)
-        return try await run(urlRequest, handler: StreamingTaskHandler())
+        return try await run(urlRequest, handler: StreamingTaskHandler(), interruption: .none)
         #else
         try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
         #endif
@@ -141,23 +151,34 @@ public struct SessionTransport: Transport, ClientTransport {
     #if canImport(FoundationNetworking)
     /// Runs one data task, its events going to `handler`, until the handler has its result.
     ///
-    /// Cancellation ends the wait at once and cancels the URLSession task from another thread:
-    /// `URLSessionTask.cancel()` waits on URLSession's queue, whose thread may be resuming a task
-    /// at that moment (swift-corelibs-foundation#5412).
-    private func run<Handler: DataTaskHandler>(_ urlRequest: URLRequest, handler: Handler) async throws -> Handler.Output {
+    /// Cancellation and `interruption` end the wait at once and cancel the URLSession task from
+    /// another thread: `URLSessionTask.cancel()` waits on URLSession's queue, whose thread may be
+    /// resuming a task at that moment (swift-corelibs-foundation#5412).
+    private func run<Handler: DataTaskHandler>(
+        _ urlRequest: URLRequest,
+        handler: Handler,
+        interruption: ExchangeInterruption
+    ) async throws -> Handler.Output {
         let task = UncheckedDataTask(task: dataSession.dataTask(with: urlRequest))
         delegate.register(handler, for: task.task)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                if handler.start(continuation, cancelTask: { task.cancelSoon() }) {
-                    task.task.resume()
-                } else {
-                    delegate.unregister(task.task)
-                }
-            }
-        } onCancel: {
+        @Sendable func stop() {
             handler.cancel()
             task.cancelSoon()
+        }
+        return try await interruption.withHandler {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    if handler.start(continuation, cancelTask: { task.cancelSoon() }) {
+                        task.task.resume()
+                    } else {
+                        delegate.unregister(task.task)
+                    }
+                }
+            } onCancel: {
+                stop()
+            }
+        } onInterrupt: {
+            stop()
         }
     }
     #endif
