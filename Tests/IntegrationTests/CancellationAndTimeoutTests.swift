@@ -1,6 +1,7 @@
 import Courier
 import ExampleAPIs
 import Foundation
+import HTTPTypes
 import ReferenceServer
 import TestSupport
 import Testing
@@ -144,6 +145,48 @@ struct CancellationAndTimeoutTests {
             #expect(error.kind == .cancelled)
             #expect(patient.inFlightCount == 0)
             #expect(try await patient.send(Request<Echo>(.get, "after")).method == "GET")
+        }
+    }
+
+    /// A request the client does not coalesce runs its attempt in the caller's task: the deadline
+    /// and cancelAll() reach the exchange through the transport's interruption, not a task.
+    enum UncoalescedRequest: String, CaseIterable, Sendable {
+        case post, getWithCoalescingOff
+    }
+
+    @Test(
+        "timeouts and cancelAll() end an attempt that runs in the caller's task, and a retry may follow",
+        arguments: TransportKind.allCases, UncoalescedRequest.allCases)
+    func interruptedAttempt(transport: TransportKind, request: UncoalescedRequest) async throws {
+        try await withBackends(transport) { backends in
+            func slow(_ delay: Int) -> Request<Echo> {
+                let method: HTTPRequest.Method = request == .post ? .post : .get
+                return Request<Echo>(method, "slow", body: request == .post ? .data(Data("x".utf8)) : nil).header(.fault, "delay=\(delay)")
+            }
+            let client = backends.echo {
+                $0.timeout = .milliseconds(300)
+                $0.coalescesRequests = request == .post
+            }
+            let (timedOut, elapsed) = await measure { await capture { try await client.send(slow(30_000)) } }
+            #expect(elapsed < hangBound)
+            #expect(timedOut.error?.kind == .timedOut)
+            #expect(!Task.isCancelled, "the deadline never cancels the caller's task")
+            // The same task goes on to another request, which completes.
+            #expect(try await client.send(slow(0)).method == (request == .post ? "POST" : "GET"))
+
+            let patient = backends.echo {
+                $0.timeout = .seconds(60)
+                $0.coalescesRequests = request == .post
+            }
+            let call = Task { try await patient.send(slow(30_000)) }
+            while patient.inFlightCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            patient.cancelAll()
+            guard case .failure(let error as CourierError) = await call.result else {
+                Issue.record("cancelAll() did not end the call")
+                return
+            }
+            #expect(error.kind == .cancelled)
+            #expect(patient.inFlightCount == 0)
         }
     }
 

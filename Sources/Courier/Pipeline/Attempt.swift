@@ -16,7 +16,7 @@ final class Attempt: Sendable {
     let exchange: TransportExchange
     /// Redirects, credentials and cookies of each hop.
     let hops: HopPolicy
-    /// The call, whose registry runs each attempt in a task and enforces its deadline.
+    /// The call, whose registry enforces each attempt's deadline and reaches it from `cancelAll()`.
     let call: InFlightCall
     /// Where identical `GET`s in flight are sent once; `nil` when the client does not coalesce.
     let coalescer: RequestCoalescer?

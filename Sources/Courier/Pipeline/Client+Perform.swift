@@ -10,9 +10,10 @@ extension Client {
     ///    reached by ``cancelAll()`` until it ends.
     /// 2. The middleware fold (``MiddlewareChain``), outermost first, in a task of the call; with
     ///    no middleware it is the terminal step alone.
-    /// 3. The terminal step, ``Attempt``: each attempt in a task of the call with its deadline,
-    ///    following redirects, each hop a ``TransportExchange``: one ``Transport/send(_:)`` that
-    ///    delivers the body as `delivery` says.
+    /// 3. The terminal step, ``Attempt``: each attempt in the caller's task, its deadline and
+    ///    ``cancelAll()`` firing an ``ExchangeInterruption`` the transport obeys, following
+    ///    redirects, each hop a ``TransportExchange``: one ``Transport/send(_:)`` that delivers the
+    ///    body as `delivery` says.
     /// 4. `read`: the caller's own reading of the response (decode, save, hand over).
     ///
     /// Each task is cancelled with the calling task. Like every internal step of the path, this runs

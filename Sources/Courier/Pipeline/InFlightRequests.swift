@@ -1,13 +1,13 @@
-/// Work a client has in flight: its calls, and the tasks each call runs (its middleware, its
-/// attempts). How ``Client/cancelAll()`` reaches each call, how attempts' timeouts fire, and what
-/// ``Client/activity`` reports.
+/// Work a client has in flight: its calls, and what each call runs (its middleware's task, each
+/// attempt's ``ExchangeInterruption``, each wait on a shared exchange). How ``Client/cancelAll()``
+/// reaches each call, how attempts' timeouts fire, and what ``Client/activity`` reports.
 ///
 /// One watchdog task per registry (running only while work with a deadline is in flight) checks
-/// deadlines every 25 ms and cancels work whose time is up, so an attempt costs a few lock
+/// deadlines every 25 ms and cancels (or interrupts) work whose time is up, so an attempt costs a few lock
 /// operations instead of a timer task of its own. Each deadline is read on the clock of its
 /// call's configuration; the watchdog sleeps on the clock of the latest.
 final class InFlightRequests: Sendable {
-    /// A task a call runs.
+    /// Something a call runs, which cancelling ends.
     private struct Work {
         var deadline: Duration?
         /// The clock `deadline` is read on.
@@ -174,7 +174,8 @@ final class InFlightRequests: Sendable {
     }
 }
 
-/// Work ``InFlightRequests`` can cancel: the task running a request.
+/// Work ``InFlightRequests`` can cancel: a task of a call, an attempt's interruption, a wait on a
+/// shared exchange.
 protocol CancellableWork: Sendable {
     func cancel()
 }

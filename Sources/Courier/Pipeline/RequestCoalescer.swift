@@ -156,7 +156,6 @@ final class RequestCoalescer: Sendable {
         if abandoned { task.cancel() }
     }
 
-
     /// Answers every caller of `shared`.
     private func finish(_ shared: Exchange, with outcome: Result<Shared, any Error>) {
         let continuations = state.withLock { state -> [CheckedContinuation<Shared, any Error>]? in

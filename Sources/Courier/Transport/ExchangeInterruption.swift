@@ -82,7 +82,6 @@ public struct ExchangeInterruption: Sendable {
         signal?.interrupt()
     }
 
-
     /// The shared state: whether it fired, and the handlers waiting for it.
     final class Signal: Sendable {
         private struct State {
