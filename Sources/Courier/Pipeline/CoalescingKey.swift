@@ -8,24 +8,25 @@ import HTTPTypes
 struct CoalescingKey: Sendable, Hashable {
     let method: HTTPRequest.Method
     let target: String
-    let fields: [String]
+    /// The request's fields but those naming it for tracing, compared in order: requests built
+    /// from one endpoint list their fields in one order (a reordered copy is merely not joined).
+    let fields: HTTPFields
     /// The hash of all three, computed once: the key is looked up several times per call.
     private let digest: Int
 
     init(_ request: HTTPRequest, origin: URL) {
         method = request.method
         target = origin.absoluteString + (request.path ?? "/")
-        var fields: [String] = []
-        fields.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields where !Self.perRequestFields.contains(field.name) {
-            fields.append(field.name.canonicalName + ":" + field.value)
+        var fields = request.headerFields
+        for name in Self.perRequestFields where fields.contains(name) {
+            fields[name] = nil
         }
-        fields.sort()
         self.fields = fields
         var hasher = Hasher()
         hasher.combine(method)
         hasher.combine(target)
-        hasher.combine(fields)
+        hasher.combine(fields.count)
+        for field in fields { hasher.combine(field) }
         digest = hasher.finalize()
     }
 
@@ -34,12 +35,11 @@ struct CoalescingKey: Sendable, Hashable {
     }
 
     static func == (a: CoalescingKey, b: CoalescingKey) -> Bool {
-        a.digest == b.digest && a.method == b.method && a.target == b.target && a.fields == b.fields
+        a.digest == b.digest && a.method == b.method && a.target == b.target && a.fields.elementsEqual(b.fields)
     }
 
     /// Fields that name one request for tracing and logs, not what it asks for.
-    static let perRequestFields: Set<HTTPField.Name> = Set(
+    static let perRequestFields: [HTTPField.Name] =
         ["traceparent", "tracestate", "baggage", "X-Request-ID", "X-Correlation-ID", "X-B3-TraceId", "X-B3-SpanId", "b3", "X-Amzn-Trace-Id"]
-            .compactMap { HTTPField.Name($0) }
-    )
+        .compactMap { HTTPField.Name($0) }
 }
