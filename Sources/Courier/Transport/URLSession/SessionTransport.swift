@@ -32,6 +32,8 @@ public struct SessionTransport: Transport, ClientTransport {
     /// with `session`'s configuration and Courier's delegate.
     let dataSession: URLSession
     let delegate: SessionDelegate
+    /// How much of a streamed body waits in memory for its reader before the rest goes to disk.
+    var streamedBodyLimits = SpooledBody.Limits()
     #endif
 
     /// Creates the transport.
@@ -132,7 +134,7 @@ public struct SessionTransport: Transport, ClientTransport {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         #if canImport(FoundationNetworking)
         let urlRequest = try await Self.urlRequest(for: request, body: body, origin: baseURL)
-        return try await run(urlRequest, handler: StreamingTaskHandler())
+        return try await run(urlRequest, handler: StreamingTaskHandler(limits: streamedBodyLimits))
         #else
         try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
         #endif
