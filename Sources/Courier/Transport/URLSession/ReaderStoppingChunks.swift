@@ -1,48 +1,46 @@
+#if canImport(FoundationNetworking)
 import OpenAPIRuntime
 
 /// A response body's chunks that stop the URLSession task when their reader stops before the end
-/// (a size limit reached, the reader cancelled): the stream itself cannot tell, as the handler
-/// still holds its continuation.
+/// (a size limit reached, the reader cancelled, the body dropped unread): the body itself cannot
+/// tell, as the handler still holds it to write into.
 struct ReaderStoppingChunks: AsyncSequence, Sendable {
     typealias Element = HTTPBody.ByteChunk
-    let chunks: AsyncThrowingStream<HTTPBody.ByteChunk, any Error>
-    let stopTask: @Sendable () -> Void
+    private let body: SpooledBody
+    /// Stops the task when the sequence goes away without an iterator.
+    private let sequence: Reader
+
+    init(body: SpooledBody) {
+        self.body = body
+        self.sequence = Reader(body: body)
+    }
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(base: chunks.makeAsyncIterator(), reader: Reader(stopTask: stopTask))
+        Iterator(body: body, reader: Reader(body: body), sequence: sequence)
     }
 
     struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.AsyncIterator
+        let body: SpooledBody
         let reader: Reader
+        let sequence: Reader
 
         mutating func next() async throws -> HTTPBody.ByteChunk? {
-            do {
-                let chunk = try await base.next()
-                if chunk == nil { reader.reachedEnd() }
-                return chunk
-            } catch {
-                reader.reachedEnd()
-                throw error
-            }
+            try await body.next()
         }
     }
 
-    /// Stops the task when the iterator goes away before the body ended.
+    /// Stops the body when it goes away: once the body has ended, that only lets go of what is
+    /// unread; before, it also stops the task.
     final class Reader: Sendable {
-        private let ended = LockedState(false)
-        private let stopTask: @Sendable () -> Void
+        private let body: SpooledBody
 
-        init(stopTask: @escaping @Sendable () -> Void) {
-            self.stopTask = stopTask
-        }
-
-        func reachedEnd() {
-            ended.withLock { $0 = true }
+        init(body: SpooledBody) {
+            self.body = body
         }
 
         deinit {
-            if !ended.withLock({ $0 }) { stopTask() }
+            body.terminate()
         }
     }
 }
+#endif

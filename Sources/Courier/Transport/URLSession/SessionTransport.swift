@@ -32,6 +32,8 @@ public struct SessionTransport: Transport, ClientTransport {
     /// with `session`'s configuration and Courier's delegate.
     let dataSession: URLSession
     let delegate: SessionDelegate
+    /// How much of a streamed body waits in memory for its reader before the rest goes to disk.
+    var streamedBodyLimits = SpooledBody.Limits()
     #endif
 
     /// Creates the transport.
@@ -96,7 +98,7 @@ public struct SessionTransport: Transport, ClientTransport {
         }
         return try await request.delivered { head, body, origin, _ in
             let urlRequest = try await Self.urlRequest(for: head, body: body, origin: origin)
-            return try await run(urlRequest, handler: StreamingTaskHandler(), interruption: request.interruption)
+            return try await run(urlRequest, handler: StreamingTaskHandler(limits: streamedBodyLimits), interruption: request.interruption)
         }
         #else
         return try await request.interruption.run {
@@ -142,7 +144,7 @@ public struct SessionTransport: Transport, ClientTransport {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         #if canImport(FoundationNetworking)
         let urlRequest = try await Self.urlRequest(for: request, body: body, origin: baseURL)
-        return try await run(urlRequest, handler: StreamingTaskHandler(), interruption: .none)
+        return try await run(urlRequest, handler: StreamingTaskHandler(limits: streamedBodyLimits), interruption: .none)
         #else
         try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
         #endif

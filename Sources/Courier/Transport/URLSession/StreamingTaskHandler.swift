@@ -4,23 +4,29 @@ import OpenAPIRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
 
 /// Hands a data task's response over as soon as its head arrives, the body as a stream of the
 /// pieces URLSession delivers. Whoever reads the body decides how much to keep (the client stops
-/// at its size limit); when the reader stops, the task is stopped.
+/// at its size limit); when the reader stops, the task is stopped. What the reader has not reached
+/// yet waits in a ``SpooledBody``: a few MiB in memory, the rest on disk.
 // @unchecked: mutable state is only touched under `state`'s lock.
 final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
     typealias Output = (HTTPResponse, HTTPBody?)
-    private typealias Chunks = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>
 
     private struct State {
         var pending = Pending<Output>()
-        var body: Chunks.Continuation?
+        var body: SpooledBody?
         var finished = false
     }
 
+    private let limits: SpooledBody.Limits
     private let state = LockedState(State())
+
+    /// Creates the handler.
+    /// - Parameter limits: How much of the body waits in memory for its reader.
+    init(limits: SpooledBody.Limits = SpooledBody.Limits()) {
+        self.limits = limits
+    }
 
     func start(_ continuation: CheckedContinuation<Output, any Error>, cancelTask: @escaping @Sendable () -> Void) -> Bool {
         guard let (continuation, outcome) = state.withLock({ $0.pending.wait(continuation, cancelTask: cancelTask) }) else {
@@ -42,27 +48,22 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
             if settle(.failure(error)) { state.withLock { $0.pending.cancelTask }?() }
             return
         }
-        let (chunks, continuation) = Chunks.makeStream()
-        let cancelTask = state.withLock { state in
-            state.body = continuation
-            return state.pending.cancelTask
-        }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { cancelTask?() }
-        }
+        let cancelTask = state.withLock { $0.pending.cancelTask }
+        let spooled = SpooledBody(limits: limits, stopTask: cancelTask ?? {})
+        state.withLock { $0.body = spooled }
         let encoded = head.headerFields[.contentEncoding] != nil
         let length = encoded ? nil : ContentLength.value(in: head.headerFields)
         let body = HTTPBody(
-            ReaderStoppingChunks(chunks: chunks, stopTask: cancelTask ?? {}),
+            ReaderStoppingChunks(body: spooled),
             length: length.map(HTTPBody.Length.known) ?? .unknown,
             iterationBehavior: .single
         )
-        if !settle(.success((head, body))) { continuation.finish() }
+        if !settle(.success((head, body))) { spooled.finish(throwing: nil) }
     }
 
     func received(_ data: Data) {
         let body = state.withLock { $0.finished ? nil : $0.body }
-        body?.yield(Array(data)[...])
+        body?.append(data)
     }
 
     func completed(_ response: URLResponse?, error: (any Error)?) {
@@ -91,7 +92,7 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
     }
 
     private func finishBody(throwing error: (any Error)?) {
-        let body = state.withLock { state -> Chunks.Continuation? in
+        let body = state.withLock { state -> SpooledBody? in
             guard !state.finished else { return nil }
             state.finished = true
             return state.body
@@ -99,3 +100,4 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
         body?.finish(throwing: error)
     }
 }
+#endif
