@@ -76,102 +76,26 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     /// a file body streams from disk, a body wanted in memory is read with `collect(upTo:)`, a
     /// download goes to its file.
     ///
-    /// A body wanted whole in memory, for a request whose own body is in memory, goes through
-    /// AsyncHTTPClient's delegate API, which an ``ExchangeInterruption`` cancels directly: the
-    /// caller's task waits for it with no task in between. Streams, transfers to and from files,
-    /// and progress reports go through its async API in a task the interruption cancels.
+    /// AsyncHTTPClient's async API is ended only by cancelling the task that waits for it, so the
+    /// exchange runs in ``ExchangeInterruption/run(_:)``: in a task the interruption cancels, or in
+    /// the caller's task when nothing interrupts it (an exchange shared by coalesced calls, which
+    /// already has a task of its own). Its delegate API, whose `HTTPClient.Task` could be cancelled
+    /// directly, is not used: under many random cancellations its pool ended new connections
+    /// with `connectTimeout` (`RandomCancellationTests`, about one run in three).
     /// - Parameter request: The request and how its response body is wanted.
     /// - Returns: The response, its body, and 2 attempts when a stale pooled connection made the
     ///   transport send the request again.
     /// - Throws: ``CourierError``.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         do {
-            if Self.collectsInMemory(request) {
-                return try await collect(request)
-            }
-            return try await request.interruption.run { try await self.stream(request) }
+            return try await request.interruption.run { try await self.exchange(request) }
         } catch {
             throw AsyncHTTPClientErrorClassifier.courierError(for: error)
         }
     }
 
-    /// The largest request body read into one buffer to go through the delegate API.
-    static let largestBufferedBody: Int64 = 8 * 1024 * 1024
-
-    /// Whether `request` goes through the delegate API: its response body is wanted whole with
-    /// nobody listening for progress, and its own body (if any) is an in-memory one.
-    static func collectsInMemory(_ request: TransportRequest) -> Bool {
-        guard request.delivery.collectsAll, request.progress == nil, request.bodyFile == nil else { return false }
-        guard let body = request.body else { return true }
-        guard body.iterationBehavior == .multiple, case .known(let length) = body.length else { return false }
-        return length <= largestBufferedBody
-    }
-
-    /// Sends a request whose response body is wanted whole, through the delegate API; once more
-    /// on a new connection when a stale pooled one failed before any response.
-    private func collect(_ request: TransportRequest) async throws -> TransportResponse {
-        var body: HTTPClient.Body?
-        if let requestBody = request.body {
-            var buffer = ByteBuffer()
-            for try await chunk in requestBody { buffer.writeBytes(chunk) }
-            body = .byteBuffer(buffer)
-        }
-        let clientRequest = try HTTPClient.Request(
-            url: Self.url(of: request.request, origin: request.origin),
-            method: HTTPMethod(rawValue: request.request.method.rawValue),
-            headers: Self.headers(of: request.request),
-            body: body
-        )
-        let first = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method)
-        do {
-            return try await collect(clientRequest, with: first, for: request, attempts: 1)
-        } catch let error where !first.receivedHead && Self.mayRetry(request.request.method, after: error) {
-            let second = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method)
-            return try await collect(clientRequest, with: second, for: request, attempts: 2)
-        }
-    }
-
-    /// One send of `clientRequest` through the delegate API, ended by the caller's cancellation
-    /// or the request's interruption.
-    private func collect(
-        _ clientRequest: HTTPClient.Request,
-        with delegate: CollectingResponseDelegate,
-        for request: TransportRequest,
-        attempts: Int
-    ) async throws -> TransportResponse {
-        let task = client(for: request.origin).execute(
-            request: clientRequest,
-            delegate: delegate,
-            eventLoop: .indifferent,
-            deadline: .now() + deadline,
-            logger: nil
-        )
-        let response: CollectingResponseDelegate.Response
-        do {
-            response = try await request.interruption.withHandler {
-                try await withTaskCancellationHandler {
-                    try await task.get()
-                } onCancel: {
-                    task.cancel()
-                }
-            } onInterrupt: {
-                task.cancel()
-            }
-        } catch let error where delegate.receivedHead && !(error is CourierError) {
-            throw CourierError.incompleteBody(after: AsyncHTTPClientErrorClassifier.courierError(for: error))
-        }
-        let head = Self.head(status: response.head.status, headers: response.head.headers)
-        let method = request.request.method
-        guard method != .head, method != .connect, response.body.readableBytes > 0 else {
-            return TransportResponse(response: head, body: nil, attempts: attempts)
-        }
-        let bytes = response.body.withUnsafeReadableBytes { ArraySlice($0) }
-        return TransportResponse(response: head, body: HTTPBody(bytes), attempts: attempts)
-    }
-
-    /// Sends a request through the async API: the body streamed, written to a file, or read with
-    /// progress reports.
-    private func stream(_ request: TransportRequest) async throws -> TransportResponse {
+    /// Sends a request through the async API and delivers its body.
+    private func exchange(_ request: TransportRequest) async throws -> TransportResponse {
         var clientRequest = try Self.clientRequest(request.request, origin: request.origin)
         var replayable = true
         if let file = request.bodyFile {
@@ -358,18 +282,13 @@ public struct HTTPClientTransport: Transport, ClientTransport {
 
     /// Status and header fields; a header whose name HTTP does not allow is left out.
     static func head(of response: HTTPClientResponse) -> HTTPResponse {
-        head(status: response.status, headers: response.headers)
-    }
-
-    /// Status and header fields; a header whose name HTTP does not allow is left out.
-    static func head(status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponse {
         var fields = HTTPFields()
-        fields.reserveCapacity(headers.count)
-        for (name, value) in headers {
+        fields.reserveCapacity(response.headers.count)
+        for (name, value) in response.headers {
             guard let name = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: name, value: value))
         }
-        return HTTPResponse(status: .init(code: Int(status.code)), headerFields: fields)
+        return HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
     }
 }
 
