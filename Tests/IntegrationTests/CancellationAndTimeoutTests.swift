@@ -135,15 +135,7 @@ struct CancellationAndTimeoutTests {
                 $0.timeout = .seconds(60)
                 if throughMiddleware { $0.middleware = [PassingOn()] }
             }
-            let call = Task { try await patient.send(Request<Echo>(.get, "slow").header(.fault, "delay=30000")) }
-            while patient.inFlightCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            patient.cancelAll()
-            guard case .failure(let error as CourierError) = await call.result else {
-                Issue.record("cancelAll() did not end the call")
-                return
-            }
-            #expect(error.kind == .cancelled)
-            #expect(patient.inFlightCount == 0)
+            try await expectCancelAllEnds(Request<Echo>(.get, "slow").header(.fault, "delay=30000"), on: patient)
             #expect(try await patient.send(Request<Echo>(.get, "after")).method == "GET")
         }
     }
@@ -178,16 +170,22 @@ struct CancellationAndTimeoutTests {
                 $0.timeout = .seconds(60)
                 $0.coalescesRequests = request == .post
             }
-            let call = Task { try await patient.send(slow(30_000)) }
-            while patient.inFlightCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            patient.cancelAll()
-            guard case .failure(let error as CourierError) = await call.result else {
-                Issue.record("cancelAll() did not end the call")
-                return
-            }
-            #expect(error.kind == .cancelled)
-            #expect(patient.inFlightCount == 0)
+            try await expectCancelAllEnds(slow(30_000), on: patient)
         }
+    }
+
+    /// Sends `request` on `client`, calls `cancelAll()` once it is in flight, and expects the call
+    /// to end as cancelled with nothing left in flight.
+    private func expectCancelAllEnds(_ request: Request<Echo>, on client: Client) async throws {
+        let call = Task { try await client.send(request) }
+        while client.inFlightCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        client.cancelAll()
+        guard case .failure(let error as CourierError) = await call.result else {
+            Issue.record("cancelAll() did not end the call")
+            return
+        }
+        #expect(error.kind == .cancelled)
+        #expect(client.inFlightCount == 0)
     }
 
     @Test("cancelAll() ends a call while its middleware waits, before any attempt", arguments: TransportKind.allCases)
