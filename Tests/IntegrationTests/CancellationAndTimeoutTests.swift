@@ -165,6 +165,15 @@ struct CancellationAndTimeoutTests {
             #expect(!Task.isCancelled, "the deadline never cancels the caller's task")
             // The same task goes on to another request, which completes.
             #expect(try await client.send(slow(0).timeout(.seconds(30))).method == (request == .post ? "POST" : "GET"))
+            // Within one call: the timed-out attempt ends, and the middleware's second attempt
+            // (without the server's delay) succeeds.
+            let retrying = backends.echo {
+                $0.timeout = .milliseconds(300)
+                $0.coalescesRequests = request == .post
+                $0.middleware = [RetryingWithoutDelayAfterTimeout()]
+            }
+            let retried = try await retrying.response(for: slow(30_000))
+            #expect(retried.attempts == 2)
 
             let patient = backends.echo {
                 $0.timeout = .seconds(60)
@@ -263,6 +272,26 @@ private struct TryingAgainOnAnyError: Middleware {
         } catch {
             var again = context
             again.attempt += 1
+            return try await next(request, body, again)
+        }
+    }
+}
+
+/// After a timed-out attempt, tries once more without the fault header that delays the server.
+private struct RetryingWithoutDelayAfterTimeout: Middleware {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: MiddlewareContext,
+        next: MiddlewareNext
+    ) async throws -> MiddlewareResponse {
+        do {
+            return try await next(request, body, context)
+        } catch let error as CourierError where error.kind == .timedOut {
+            var again = context
+            again.attempt += 1
+            var request = request
+            request.headerFields[.fault] = nil
             return try await next(request, body, again)
         }
     }
