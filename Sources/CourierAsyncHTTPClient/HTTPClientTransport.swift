@@ -241,31 +241,19 @@ public struct HTTPClientTransport: Transport, ClientTransport {
 
     /// The request AsyncHTTPClient sends: Courier has already percent-encoded the path and query.
     static func clientRequest(_ request: HTTPRequest, origin: URL) throws -> HTTPClientRequest {
-        var clientRequest = HTTPClientRequest(url: url(of: request, origin: origin))
-        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
-        clientRequest.headers = headers(of: request)
-        return clientRequest
-    }
-
-    /// The full URL of `request` below `origin`, its path and query percent-encoded already.
-    static func url(of request: HTTPRequest, origin: URL) -> String {
         var origin = origin.absoluteString
         if origin.hasSuffix("/") { origin.removeLast() }
-        return origin + (request.path ?? "/")
-    }
-
-    /// The header fields as AsyncHTTPClient sends them.
-    static func headers(of request: HTTPRequest) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headerFields.count)
+        var clientRequest = HTTPClientRequest(url: origin + (request.path ?? "/"))
+        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
+        clientRequest.headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields where field.name != .cookie {
-            headers.add(name: field.name.rawName, value: field.value)
+            clientRequest.headers.add(name: field.name.rawName, value: field.value)
         }
         // HTTPFields keeps each cookie as a field of its own; HTTP/1.1 wants one `Cookie` line.
         if let cookies = request.headerFields[.cookie] {
-            headers.add(name: HTTPField.Name.cookie.rawName, value: cookies)
+            clientRequest.headers.add(name: HTTPField.Name.cookie.rawName, value: cookies)
         }
-        return headers
+        return clientRequest
     }
 
     /// The body's length after decoding, when the head tells it: `Content-Length` counts the

@@ -68,5 +68,4 @@ struct InFlightCall: Sendable {
     func end() {
         registry.end(self)
     }
-
 }

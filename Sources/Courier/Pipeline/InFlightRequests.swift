@@ -3,8 +3,8 @@
 /// reaches each call, how attempts' timeouts fire, and what ``Client/activity`` reports.
 ///
 /// One watchdog task per registry (running only while work with a deadline is in flight) checks
-/// deadlines every 25 ms and cancels (or interrupts) work whose time is up, so an attempt costs a few lock
-/// operations instead of a timer task of its own. Each deadline is read on the clock of its
+/// deadlines every 25 ms and cancels (or interrupts) work whose time is up, so an attempt costs a
+/// few lock operations instead of a timer task of its own. Each deadline is read on the clock of its
 /// call's configuration; the watchdog sleeps on the clock of the latest.
 final class InFlightRequests: Sendable {
     /// Something a call runs, which cancelling ends.

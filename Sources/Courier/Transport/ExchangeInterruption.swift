@@ -2,8 +2,8 @@
 /// for it: the attempt's deadline, or ``Client/cancelAll()``.
 ///
 /// A ``Transport`` receives it in ``TransportRequest/interruption`` and ends the exchange when it
-/// fires, usually by cancelling the work that carries the exchange (a URLSession task, an
-/// AsyncHTTPClient request) from ``withHandler(_:onInterrupt:)``. Because the transport ends the
+/// fires, usually by cancelling the work that carries the exchange (a URLSession data task) from
+/// ``withHandler(_:onInterrupt:)``. Because the transport ends the
 /// exchange itself, the client runs an attempt in the caller's own task: no task per attempt, and
 /// no thread hop when its response arrives. A transport whose work can only be ended by cancelling
 /// a task runs it in ``run(_:)``, which gives it a task of its own.

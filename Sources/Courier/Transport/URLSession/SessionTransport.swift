@@ -97,8 +97,7 @@ public struct SessionTransport: Transport, ClientTransport {
             return TransportResponse(response: response, body: bytes.isEmpty ? nil : HTTPBody(bytes))
         }
         return try await request.delivered { head, body, origin, _ in
-            let urlRequest = try await Self.urlRequest(for: head, body: body, origin: origin)
-            return try await run(urlRequest, handler: StreamingTaskHandler(limits: streamedBodyLimits), interruption: request.interruption)
+            try await stream(head, body: body, origin: origin, interruption: request.interruption)
         }
         #else
         return try await request.interruption.run {
@@ -143,14 +142,25 @@ public struct SessionTransport: Transport, ClientTransport {
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
         #if canImport(FoundationNetworking)
-        let urlRequest = try await Self.urlRequest(for: request, body: body, origin: baseURL)
-        return try await run(urlRequest, handler: StreamingTaskHandler(limits: streamedBodyLimits), interruption: .none)
+        return try await stream(request, body: body, origin: baseURL, interruption: .none)
         #else
         try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
         #endif
     }
 
     #if canImport(FoundationNetworking)
+    /// Sends a request by a data task whose response comes back at its head, the body streaming
+    /// (see ``StreamingTaskHandler``).
+    private func stream(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        origin: URL,
+        interruption: ExchangeInterruption
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let urlRequest = try await Self.urlRequest(for: request, body: body, origin: origin)
+        return try await run(urlRequest, handler: StreamingTaskHandler(limits: streamedBodyLimits), interruption: interruption)
+    }
+
     /// Runs one data task, its events going to `handler`, until the handler has its result.
     ///
     /// Cancellation and `interruption` end the wait at once and cancel the URLSession task from

@@ -52,8 +52,9 @@ final class SpoolFile: Sendable {
     /// - Throws: ``CourierError/Kind/fileAccessFailed`` when they cannot be read back.
     func read(_ count: Int, at offset: Int) throws -> [UInt8] {
         try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
             while initialized < count {
-                let read = pread(descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
+                let read = pread(descriptor, base + initialized, count - initialized, off_t(offset + initialized))
                 if read < 0 {
                     if errno == EINTR { continue }
                     throw Self.failure("read from", code: errno)

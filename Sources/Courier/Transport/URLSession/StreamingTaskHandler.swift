@@ -48,9 +48,11 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
             if settle(.failure(error)) { state.withLock { $0.pending.cancelTask }?() }
             return
         }
-        let cancelTask = state.withLock { $0.pending.cancelTask }
-        let spooled = SpooledBody(limits: limits, stopTask: cancelTask ?? {})
-        state.withLock { $0.body = spooled }
+        let spooled = state.withLock { state in
+            let spooled = SpooledBody(limits: limits, stopTask: state.pending.cancelTask ?? {})
+            state.body = spooled
+            return spooled
+        }
         let encoded = head.headerFields[.contentEncoding] != nil
         let length = encoded ? nil : ContentLength.value(in: head.headerFields)
         let body = HTTPBody(
