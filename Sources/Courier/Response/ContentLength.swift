@@ -1,7 +1,9 @@
-import Foundation
 import HTTPTypes
 
 /// Reads `Content-Length` (RFC 9110 §8.6) as a number the client can trust in arithmetic.
+///
+/// It is read for every response, so it works on the field's UTF-8 bytes: no Foundation string
+/// operations, which on Linux bridge through `NSString`.
 package enum ContentLength {
     /// The length `fields` declare, or `nil` when they declare none or one that is not a length.
     ///
@@ -12,17 +14,37 @@ package enum ContentLength {
         fields[.contentLength].flatMap(value(of:))
     }
 
-    /// The length a `Content-Length` field value declares, as ``value(in:)`` reads it.
+    /// The length a `Content-Length` field value declares, as ``value(in:)`` reads it: each
+    /// comma-separated part digits only, with spaces or tabs around them (RFC 9110's `OWS`).
     package static func value(of text: String) -> Int64? {
         var length: Int64?
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let digits = part.trimmingCharacters(in: .whitespaces)
-            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
-            // Digits only, so the one way `Int64` can refuse them is a value past its range.
-            let value = Int64(digits) ?? .max
-            guard length == nil || length == value else { return nil }
+        // The part being read: its value so far, whether it has digits, and whether it ended.
+        var value: Int64 = 0
+        var digits = false
+        var ended = false
+        func endPart() -> Bool {
+            guard digits, length == nil || length == value else { return false }
             length = value
+            (value, digits, ended) = (0, false, false)
+            return true
         }
-        return length
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard !ended else { return nil }
+                digits = true
+                // Past `Int64`, the largest length: more digits cannot make it smaller.
+                let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflowSum) = times.addingReportingOverflow(Int64(byte &- UInt8(ascii: "0")))
+                value = overflowTimes || overflowSum ? .max : sum
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                ended = digits
+            case UInt8(ascii: ","):
+                guard endPart() else { return nil }
+            default:
+                return nil
+            }
+        }
+        return endPart() ? length : nil
     }
 }
