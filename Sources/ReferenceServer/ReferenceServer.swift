@@ -294,10 +294,14 @@ public final class ReferenceServer: Sendable {
         logger: Logger
     ) async throws -> RunningApplication {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        // A backlog as large as Linux allows by default (`net.core.somaxconn`), as production
+        // servers configure it: with Hummingbird's 256, bursts of connections opened and closed
+        // by cancelled calls overflowed the accept queue, and the dropped connection attempts were
+        // retried by the kernel after 1 and 3 s, past a client's 5-second connect timeout.
         let app = Application(
             router: router,
             server: server,
-            configuration: .init(address: .hostname(host, port: port), serverName: "courier-reference"),
+            configuration: .init(address: .hostname(host, port: port), serverName: "courier-reference", backlog: 4096),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? port)
                 portContinuation.finish()
