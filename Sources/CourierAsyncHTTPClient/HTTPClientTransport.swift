@@ -181,7 +181,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
             return nil
         }
         if successful, delivery.streamsSuccess {
-            let length = Self.decodedLength(of: head).map(HTTPBody.Length.known) ?? .unknown
+            let length = Self.decodedLength(total, of: head).map(HTTPBody.Length.known) ?? .unknown
             let chunks = HTTPBody(ResponseChunks(body: body), length: length, iterationBehavior: .single)
             return chunks.reportingProgress(.download, expectedLength: total, to: request.progress)
         }
@@ -198,7 +198,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         total: Int64?,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> ByteBuffer {
-        if let length = decodedLength(of: head), length > limit {
+        if let length = decodedLength(total, of: head), length > limit {
             throw CourierError.bodyTooLarge(length: length, limit: limit)
         }
         var collected = ByteBuffer()
@@ -261,6 +261,11 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     static func decodedLength(of head: HTTPResponse) -> Int64? {
         guard head.headerFields[.contentEncoding] == nil else { return nil }
         return ContentLength.value(in: head.headerFields)
+    }
+
+    /// The body's length after decoding, `total` being the head's `Content-Length` already read.
+    static func decodedLength(_ total: Int64?, of head: HTTPResponse) -> Int64? {
+        head.headerFields[.contentEncoding] == nil ? total : nil
     }
 
     static func length(of body: HTTPBody) -> HTTPClientRequest.Body.Length {

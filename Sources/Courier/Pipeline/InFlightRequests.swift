@@ -12,8 +12,8 @@ final class InFlightRequests: Sendable {
         var deadline: Duration?
         /// The clock `deadline` is read on.
         var clock: ElapsedClock
-        /// `nil` only between ``InFlightCall/run(_:)`` registering the work
-        /// and starting its task.
+        /// `nil` only between registering the work and attaching what cancels it (the task
+        /// ``InFlightCall/run(_:)`` starts, an attempt's interruption, a coalesced caller's wait).
         var task: (any CancellableWork)?
         var timedOut = false
     }
