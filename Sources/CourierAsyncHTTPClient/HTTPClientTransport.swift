@@ -29,7 +29,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     public let client: HTTPClient
     /// The codings the `HTTPClient`'s decompression decodes (and advertises).
     public let contentCodings: Set<ContentCoding>
-    private let deadline: TimeAmount
+    let deadline: TimeAmount
     /// One client per pinned host, whose connections are checked against that host's pins.
     let pinnedClients: [String: HTTPClient]
     /// Whether ``shutdown()`` shuts the clients down: only those this transport created.
@@ -72,29 +72,29 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         return pinnedClients[host] ?? client
     }
 
-    /// Sends a request and delivers its response body as asked, in AsyncHTTPClient's own buffers:
-    /// a file body streams from disk, a body wanted in memory is read with `collect(upTo:)`, a
-    /// download goes to its file.
+    /// Sends a request and delivers its response body as asked, in AsyncHTTPClient's own buffers.
     ///
-    /// AsyncHTTPClient's async API is ended only by cancelling the task that waits for it, so the
-    /// exchange runs in ``ExchangeInterruption/run(_:)``: in a task the interruption cancels, or in
-    /// the caller's task when nothing interrupts it (an exchange shared by coalesced calls, which
-    /// already has a task of its own). Its delegate API, whose `HTTPClient.Task` could be cancelled
-    /// directly, is not used: under many random cancellations its pool ended new connections
-    /// with `connectTimeout` (`RandomCancellationTests`, about one run in three).
+    /// A body wanted whole in memory, for a request whose own body (if any) is in memory, goes
+    /// through AsyncHTTPClient's delegate API: its `HTTPClient.Task` is cancelled directly when the
+    /// ``ExchangeInterruption`` fires, so the caller's task waits for the response with no task in
+    /// between, and the body is gathered on the connection's event loop. Streamed bodies, transfers
+    /// to and from files, and progress reports go through the async API, which only the
+    /// cancellation of the waiting task ends, so they run in ``ExchangeInterruption/run(_:)``.
     /// - Parameter request: The request and how its response body is wanted.
     /// - Returns: The response, its body, and 2 attempts when a stale pooled connection made the
     ///   transport send the request again.
     /// - Throws: ``CourierError``.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         do {
+            if Self.collectsInMemory(request) { return try await collect(request) }
             return try await request.interruption.run { try await self.exchange(request) }
         } catch {
             throw AsyncHTTPClientErrorClassifier.courierError(for: error)
         }
     }
 
-    /// Sends a request through the async API and delivers its body.
+    /// Sends a request through the async API: its body streamed, written to a file, or read with
+    /// progress reports.
     private func exchange(_ request: TransportRequest) async throws -> TransportResponse {
         var clientRequest = try Self.clientRequest(request.request, origin: request.origin)
         var replayable = true
@@ -241,19 +241,31 @@ public struct HTTPClientTransport: Transport, ClientTransport {
 
     /// The request AsyncHTTPClient sends: Courier has already percent-encoded the path and query.
     static func clientRequest(_ request: HTTPRequest, origin: URL) throws -> HTTPClientRequest {
+        var clientRequest = HTTPClientRequest(url: url(of: request, origin: origin))
+        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
+        clientRequest.headers = headers(of: request)
+        return clientRequest
+    }
+
+    /// The full URL of `request` below `origin`.
+    static func url(of request: HTTPRequest, origin: URL) -> String {
         var origin = origin.absoluteString
         if origin.hasSuffix("/") { origin.removeLast() }
-        var clientRequest = HTTPClientRequest(url: origin + (request.path ?? "/"))
-        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
-        clientRequest.headers.reserveCapacity(request.headerFields.count)
+        return origin + (request.path ?? "/")
+    }
+
+    /// The request's header fields as AsyncHTTPClient takes them.
+    static func headers(of request: HTTPRequest) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields where field.name != .cookie {
-            clientRequest.headers.add(name: field.name.rawName, value: field.value)
+            headers.add(name: field.name.rawName, value: field.value)
         }
         // HTTPFields keeps each cookie as a field of its own; HTTP/1.1 wants one `Cookie` line.
         if let cookies = request.headerFields[.cookie] {
-            clientRequest.headers.add(name: HTTPField.Name.cookie.rawName, value: cookies)
+            headers.add(name: HTTPField.Name.cookie.rawName, value: cookies)
         }
-        return clientRequest
+        return headers
     }
 
     /// The body's length after decoding, when the head tells it: `Content-Length` counts the
@@ -275,13 +287,18 @@ public struct HTTPClientTransport: Transport, ClientTransport {
 
     /// Status and header fields; a header whose name HTTP does not allow is left out.
     static func head(of response: HTTPClientResponse) -> HTTPResponse {
+        head(status: response.status, headers: response.headers)
+    }
+
+    /// Status and header fields; a header whose name HTTP does not allow is left out.
+    static func head(status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponse {
         var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers {
+        fields.reserveCapacity(headers.count)
+        for (name, value) in headers {
             guard let name = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: name, value: value))
         }
-        return HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
+        return HTTPResponse(status: .init(code: Int(status.code)), headerFields: fields)
     }
 }
 

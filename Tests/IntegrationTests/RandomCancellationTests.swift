@@ -9,14 +9,20 @@ struct RandomCancellationTests {
     static let rounds = 20
     static let callsPerRound = 500
 
+    /// With coalescing on, each call's exchange runs in the coalescer's task, which its caller's
+    /// cancellation cancels; with it off, the caller's cancellation reaches the transport directly
+    /// (over AsyncHTTPClient, the `HTTPClient.Task` of its delegate API).
     @Test(
         "20 rounds of 500 calls, each cancelled at a random moment, all end and leave nothing in flight",
         .timeLimit(.minutes(5)),
-        arguments: TransportKind.allCases
+        arguments: TransportKind.allCases, [true, false]
     )
-    func randomCancellation(transport: TransportKind) async throws {
+    func randomCancellation(transport: TransportKind, coalescing: Bool) async throws {
         try await withBackends(transport) { backends in
-            let client = backends.echo { $0.timeout = .seconds(30) }
+            let client = backends.echo {
+                $0.timeout = .seconds(30)
+                $0.coalescesRequests = coalescing
+            }
             var failures: [CourierError.Kind: Int] = [:]
             for _ in 0..<Self.rounds {
                 let kinds = await withTaskGroup(of: CourierError.Kind?.self, returning: [CourierError.Kind?].self) { group in

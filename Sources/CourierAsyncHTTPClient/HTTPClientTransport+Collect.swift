@@ -1,0 +1,88 @@
+// Compiled with the package trait `AsyncHTTPClient`; without it this module is empty.
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Courier
+import Foundation
+import NIOCore
+import NIOHTTP1
+import OpenAPIRuntime
+
+extension HTTPClientTransport {
+    /// The largest request body read into one buffer to go through the delegate API.
+    static let largestBufferedBody: Int64 = 8 * 1024 * 1024
+
+    /// Whether `request` goes through AsyncHTTPClient's delegate API: its response body is wanted
+    /// whole with nobody listening for progress, and its own body (if any) is in memory, can be
+    /// read again, and has a known length of at most ``largestBufferedBody``.
+    static func collectsInMemory(_ request: TransportRequest) -> Bool {
+        guard request.delivery.collectsAll, request.progress == nil, request.bodyFile == nil else { return false }
+        guard let body = request.body else { return true }
+        guard body.iterationBehavior == .multiple, case .known(let length) = body.length else { return false }
+        return length <= largestBufferedBody
+    }
+
+    /// Sends a request whose response body is wanted whole through the delegate API, in the
+    /// caller's task; once more on a new connection when a stale pooled one failed before any
+    /// response.
+    func collect(_ request: TransportRequest) async throws -> TransportResponse {
+        var body: HTTPClient.Body?
+        if let requestBody = request.body {
+            var buffer = ByteBuffer()
+            for try await chunk in requestBody { buffer.writeBytes(chunk) }
+            body = .byteBuffer(buffer)
+        }
+        let clientRequest = try HTTPClient.Request(
+            url: Self.url(of: request.request, origin: request.origin),
+            method: HTTPMethod(rawValue: request.request.method.rawValue),
+            headers: Self.headers(of: request.request),
+            body: body
+        )
+        let first = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method)
+        do {
+            return try await collect(clientRequest, with: first, for: request, attempts: 1)
+        } catch let error where !first.receivedHead && Self.mayRetry(request.request.method, after: error) {
+            let second = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method)
+            return try await collect(clientRequest, with: second, for: request, attempts: 2)
+        }
+    }
+
+    /// One send of `clientRequest`: its `HTTPClient.Task` is cancelled by the request's
+    /// interruption or the caller's cancellation, and the caller waits for its result with no
+    /// task in between.
+    private func collect(
+        _ clientRequest: HTTPClient.Request,
+        with delegate: CollectingResponseDelegate,
+        for request: TransportRequest,
+        attempts: Int
+    ) async throws -> TransportResponse {
+        let task = client(for: request.origin).execute(
+            request: clientRequest,
+            delegate: delegate,
+            eventLoop: .indifferent,
+            deadline: .now() + deadline,
+            logger: nil
+        )
+        let response: CollectingResponseDelegate.Response
+        do {
+            response = try await request.interruption.withHandler {
+                try await withTaskCancellationHandler {
+                    try await task.get()
+                } onCancel: {
+                    task.cancel()
+                }
+            } onInterrupt: {
+                task.cancel()
+            }
+        } catch let error where delegate.receivedHead && !(error is CourierError) {
+            throw CourierError.incompleteBody(after: AsyncHTTPClientErrorClassifier.courierError(for: error))
+        }
+        let head = Self.head(status: response.head.status, headers: response.head.headers)
+        let method = request.request.method
+        guard method != .head, method != .connect, response.body.readableBytes > 0 else {
+            return TransportResponse(response: head, body: nil, attempts: attempts)
+        }
+        let bytes = response.body.withUnsafeReadableBytes { ArraySlice($0) }
+        return TransportResponse(response: head, body: HTTPBody(bytes), attempts: attempts)
+    }
+}
+#endif
