@@ -38,8 +38,9 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         // `Content-Length` counts the encoded bytes of a compressed body: only a plain one is
         // refused before it arrives.
-        if !announcesNoBody, !head.headers.contains(name: "Content-Encoding"),
-            let announced = head.headers.first(name: "Content-Length").flatMap(Int64.init), announced > limit
+        let lengths = head.headers["Content-Length"]
+        if !announcesNoBody, !lengths.isEmpty, !head.headers.contains(name: "Content-Encoding"),
+            let announced = ContentLength.value(of: lengths.joined(separator: ",")), announced > limit
         {
             return task.eventLoop.makeFailedFuture(CourierError.bodyTooLarge(length: announced, limit: limit))
         }
