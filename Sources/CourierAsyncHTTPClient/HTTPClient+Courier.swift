@@ -20,6 +20,8 @@ extension HTTPClient {
     ///   the 5-second connect timeout instead of hanging for a minute.
     /// - Up to 64 HTTP/1.1 connections per host, kept for 60 s; HTTP/2 when the server offers it.
     /// - Redirects are not followed by AsyncHTTPClient: Courier decides about them.
+    /// - AsyncHTTPClient makes no spans of its own (its span records the full URL, query included):
+    ///   ``Courier/TracingMiddleware`` traces each exchange.
     /// - Responses compressed with gzip or deflate are decoded (requests say so with
     ///   `Accept-Encoding: deflate, gzip`); a body that inflates more than a thousandfold fails with
     ///   ``Courier/CourierError/Kind/responseTooLarge``, and the client's
@@ -33,6 +35,9 @@ extension HTTPClient {
         configuration.redirectConfiguration = .disallow
         configuration.httpVersion = .automatic
         configuration.decompression = .enabled(limit: .ratio(1_000))
+        // Courier's `TracingMiddleware` makes the client spans, naming the URL by its template:
+        // AsyncHTTPClient's own span would record the full URL and its query, where API keys travel.
+        configuration.tracing.tracer = nil
         return configuration
     }
 }
