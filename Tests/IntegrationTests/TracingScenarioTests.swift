@@ -45,6 +45,8 @@ struct TracingScenarioTests {
         return texts
     }
 
+    /// Why `courierConfiguration()` turns AsyncHTTPClient's tracing off. Should AsyncHTTPClient
+    /// stop recording the query, this fails, and the default can be looked at again.
     @Test("AsyncHTTPClient's own span records the request's query, an API key included")
     func asyncHTTPClientSpanRecordsTheQuery() async throws {
         let tracer = InMemoryTracer()
