@@ -21,13 +21,13 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
 
     /// The most bytes of the body, after decoding.
     private let limit: Int
-    /// Whether the request is a `HEAD`, whose `Content-Length` announces no body.
+    /// Whether the request is a `HEAD` or `CONNECT`, whose `Content-Length` announces no body.
     private let announcesNoBody: Bool
     private let state = LockedState(State())
 
     init(limit: Int, method: HTTPMethod) {
         self.limit = limit
-        self.announcesNoBody = method == .HEAD
+        self.announcesNoBody = method == .HEAD || method == .CONNECT
     }
 
     /// Whether the response head has arrived: a failure after it leaves the body incomplete.
@@ -39,7 +39,8 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
         // `Content-Length` counts the encoded bytes of a compressed body: only a plain one is
         // refused before it arrives.
         let lengths = head.headers["Content-Length"]
-        if !announcesNoBody, !lengths.isEmpty, !head.headers.contains(name: "Content-Encoding"),
+        if !announcesNoBody, ContentLength.mayHaveBody(status: Int(head.status.code)), !lengths.isEmpty,
+            !head.headers.contains(name: "Content-Encoding"),
             let announced = ContentLength.value(of: lengths.joined(separator: ",")), announced > limit
         {
             return task.eventLoop.makeFailedFuture(CourierError.bodyTooLarge(length: announced, limit: limit))

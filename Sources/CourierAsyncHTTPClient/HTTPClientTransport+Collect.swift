@@ -26,11 +26,7 @@ extension HTTPClientTransport {
     /// response.
     func collect(_ request: TransportRequest) async throws -> TransportResponse {
         var body: HTTPClient.Body?
-        if let requestBody = request.body {
-            var buffer = ByteBuffer()
-            for try await chunk in requestBody { buffer.writeBytes(chunk) }
-            body = .byteBuffer(buffer)
-        }
+        if let requestBody = request.body { body = .byteBuffer(try await Self.buffer(requestBody, of: request)) }
         let clientRequest = try HTTPClient.Request(
             url: Self.url(of: request.request, origin: request.origin),
             method: HTTPMethod(rawValue: request.request.method.rawValue),
@@ -46,6 +42,30 @@ extension HTTPClientTransport {
         }
     }
 
+    /// Reads a request body of known length into one buffer, stopping when the caller is
+    /// cancelled or the exchange interrupted.
+    /// - Throws: ``CourierError/Kind/invalidRequest`` when the body is longer or shorter than the
+    ///   length it declared, which AsyncHTTPClient's async API refuses too; `CancellationError`.
+    private static func buffer(_ body: HTTPBody, of request: TransportRequest) async throws -> ByteBuffer {
+        guard case .known(let length) = body.length else {
+            throw CourierError(.invalidRequest, message: "A request body read into memory must declare its length.")
+        }
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(Int(length))
+        for try await chunk in body {
+            try Task.checkCancellation()
+            if request.interruption.isInterrupted { throw CancellationError() }
+            guard buffer.readableBytes + chunk.count <= length else { throw lengthMismatch(declared: length) }
+            buffer.writeBytes(chunk)
+        }
+        guard buffer.readableBytes == length else { throw lengthMismatch(declared: length) }
+        return buffer
+    }
+
+    private static func lengthMismatch(declared length: Int64) -> CourierError {
+        CourierError(.invalidRequest, message: "The request body's length differs from the \(length) bytes it declared.")
+    }
+
     /// One send of `clientRequest`: its `HTTPClient.Task` is cancelled by the request's
     /// interruption or the caller's cancellation, and the caller waits for its result with no
     /// task in between.
@@ -59,9 +79,15 @@ extension HTTPClientTransport {
             request: clientRequest,
             delegate: delegate,
             eventLoop: .indifferent,
-            deadline: .now() + deadline,
+            deadline: nil,
             logger: nil
         )
+        // The transport's deadline covers the wait for the response head, as over the async API;
+        // the delegate's callbacks and this timer both run on the task's event loop.
+        let headDeadline = task.eventLoop.scheduleTask(in: deadline) {
+            if !delegate.receivedHead { task.fail(reason: HTTPClientError.deadlineExceeded) }
+        }
+        defer { headDeadline.cancel() }
         let response: CollectingResponseDelegate.Response
         do {
             response = try await request.interruption.withHandler {

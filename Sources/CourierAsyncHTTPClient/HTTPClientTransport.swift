@@ -175,7 +175,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         if request.request.method == .head || request.request.method == .connect { return nil }
         let delivery = request.delivery
         let successful = head.status.kind == .successful
-        let total = ContentLength.value(in: head.headerFields)
+        let total = ContentLength.bodyLength(of: head)
         if successful, let destination = delivery.destination {
             try await Self.write(body, to: destination, total: total, progress: request.progress)
             return nil
@@ -272,7 +272,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     /// encoded bytes of a compressed body.
     static func decodedLength(of head: HTTPResponse) -> Int64? {
         guard head.headerFields[.contentEncoding] == nil else { return nil }
-        return ContentLength.value(in: head.headerFields)
+        return ContentLength.bodyLength(of: head)
     }
 
     /// The body's length after decoding, `total` being the head's `Content-Length` already read.

@@ -125,29 +125,38 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("the body size limit is configurable", arguments: TransportKind.allCases)
-    func sizeLimit(transport: TransportKind) async throws {
+    /// Sends `request`, with a progress handler or without: with one, AsyncHTTPClient's transport
+    /// reads through its async API, without one through its delegate API.
+    static func send(_ request: Request<Data>, with client: Client, _ withProgress: Bool) async throws -> Data {
+        withProgress ? try await client.send(request, progress: { _ in }) : try await client.send(request)
+    }
+
+    @Test("the body size limit is configurable", arguments: TransportKind.allCases, [false, true])
+    func sizeLimit(transport: TransportKind, withProgress: Bool) async throws {
         try await withBackends(transport) { backends in
             let client = backends.echo { $0.maximumResponseBodySize = 1_000_000 }
             let error = await #expect(throws: CourierError.self) {
-                try await client.send(Request<Data>(.get, "x").header(.fault, "huge=2000000"))
+                try await Self.send(Request<Data>(.get, "x").header(.fault, "huge=2000000"), with: client, withProgress)
             }
             #expect(error?.kind == .responseTooLarge)
-            let fits = try await client.send(Request<Data>(.get, "x").header(.fault, "huge=900000"))
+            let fits = try await Self.send(Request<Data>(.get, "x").header(.fault, "huge=900000"), with: client, withProgress)
             #expect(fits.count == 900_000)
         }
     }
 
-    @Test("a body without Content-Length is refused once it grows past the limit", arguments: TransportKind.allCases)
-    func sizeLimitWhileReading(transport: TransportKind) async throws {
+    @Test(
+        "a body without Content-Length is refused once it grows past the limit",
+        arguments: TransportKind.allCases, [false, true]
+    )
+    func sizeLimitWhileReading(transport: TransportKind, withProgress: Bool) async throws {
         try await withBackends(transport) { backends in
             let client = backends.echo { $0.maximumResponseBodySize = 1_000_000 }
             let error = await #expect(throws: CourierError.self) {
-                try await client.send(Request<Data>(.get, "x").header(.fault, "huge=2000000,unannounced"))
+                try await Self.send(Request<Data>(.get, "x").header(.fault, "huge=2000000,unannounced"), with: client, withProgress)
             }
             #expect(error?.kind == .responseTooLarge)
             #expect(error?.localizedDescription.contains("limit") == true)
-            let fits = try await client.send(Request<Data>(.get, "x").header(.fault, "huge=900000,unannounced"))
+            let fits = try await Self.send(Request<Data>(.get, "x").header(.fault, "huge=900000,unannounced"), with: client, withProgress)
             #expect(fits.count == 900_000)
         }
     }

@@ -71,6 +71,19 @@ struct HostileServerTests {
         await server.stop()
     }
 
+    @Test(
+        "a 204 or 304 whose Content-Length is past the limit has no body, and is not too large",
+        arguments: TransportKind.allCases, ["204 No Content", "304 Not Modified"]
+    )
+    func noBodyStatusWithLargeLength(transport: TransportKind, status: String) async throws {
+        // A 304's Content-Length gives the stored representation's length (RFC 9110 §8.6).
+        let server = try await HostileServer.start(.reply("HTTP/1.1 \(status)\r\nContent-Length: 5000000\r\n\r\n"))
+        let result = await capture { try await Self.client(server, transport, limit: 1024).response(for: Request<Data>(.get, "x")) }
+        #expect(result.error?.kind != .responseTooLarge, "\(String(describing: result.error))")
+        if status.hasPrefix("204") { #expect(result.error == nil, "\(String(describing: result.error))") }
+        await server.stop()
+    }
+
     @Test("a body shorter than its Content-Length is an invalid response", arguments: TransportKind.allCases)
     func lyingLength(transport: TransportKind) async throws {
         let server = try await HostileServer.start(.reply("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{\"a\":1}"))

@@ -14,6 +14,18 @@ package enum ContentLength {
         fields[.contentLength].flatMap(value(of:))
     }
 
+    /// The length of the body `response` carries: `nil` when it declares none, or when its status
+    /// has no body whatever its `Content-Length` says.
+    package static func bodyLength(of response: HTTPResponse) -> Int64? {
+        mayHaveBody(status: response.status.code) ? value(in: response.headerFields) : nil
+    }
+
+    /// Whether a response with this status can have a body (RFC 9110 §6.4.1): a 1xx, 204 or 304
+    /// has none (a 304's `Content-Length` gives the stored representation's length, §8.6).
+    package static func mayHaveBody(status code: Int) -> Bool {
+        code >= 200 && code != 204 && code != 304
+    }
+
     /// The length a `Content-Length` field value declares, as ``value(in:)`` reads it: each
     /// comma-separated part digits only, with spaces or tabs around them (RFC 9110's `OWS`).
     package static func value(of text: String) -> Int64? {

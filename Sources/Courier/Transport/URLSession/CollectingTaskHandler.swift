@@ -42,7 +42,7 @@ final class CollectingTaskHandler: DataTaskHandler, @unchecked Sendable {
     func received(_ response: URLResponse) {
         do {
             let head = try SessionTransport.response(from: response)
-            let length = ContentLength.value(in: head.headerFields)
+            let length = ContentLength.bodyLength(of: head)
             // An encoded body's length is not its decoded length; only a plain one is checked early.
             if head.headerFields[.contentEncoding] == nil, let length, length > limit {
                 settle(.failure(CourierError.bodyTooLarge(length: length, limit: limit)), stoppingTask: true)

@@ -54,7 +54,7 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
             return spooled
         }
         let encoded = head.headerFields[.contentEncoding] != nil
-        let length = encoded ? nil : ContentLength.value(in: head.headerFields)
+        let length = encoded ? nil : ContentLength.bodyLength(of: head)
         let body = HTTPBody(
             ReaderStoppingChunks(body: spooled),
             length: length.map(HTTPBody.Length.known) ?? .unknown,

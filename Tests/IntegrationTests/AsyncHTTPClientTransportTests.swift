@@ -1,0 +1,78 @@
+// The AsyncHTTPClient transport's own rules: these run with the package trait `AsyncHTTPClient`.
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import ExampleAPIs
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import ReferenceServer
+import TestSupport
+import Testing
+
+/// A body wanted whole in memory goes through AsyncHTTPClient's delegate API; with a progress
+/// handler, through its async API. Both keep the same rules.
+@Suite("The AsyncHTTPClient transport, through either of AsyncHTTPClient's APIs", .timingSensitive)
+struct AsyncHTTPClientTransportTests {
+    /// A body that declares `declared` bytes and yields `actual`, and can be read again.
+    static func body(declaring declared: Int64, yielding actual: Int) -> HTTPBody {
+        HTTPBody([UInt8](repeating: UInt8(ascii: "a"), count: actual), length: .known(declared))
+    }
+
+    @Test(
+        "the transport's own deadline covers the wait for the response head, not a body still arriving",
+        arguments: [false, true]
+    )
+    func deadlineCoversTheHeadOnly(withProgress: Bool) async throws {
+        let server = try await ReferenceServer.start(.init())
+        let transport = HTTPClientTransport(deadline: .seconds(1))
+        let client = Client(baseURL: BaseURL("\(server.baseURL)/echo"), transport: transport) { $0.timeout = .seconds(20) }
+        // One byte every 10 ms: an echo of a few hundred bytes takes longer than a second.
+        let request = Request<Data>(.get, "slow").header(.fault, "trickle=10")
+        let started = ContinuousClock.now
+        let result = await capture {
+            withProgress ? try await client.send(request, progress: { _ in }) : try await client.send(request)
+        }
+        let elapsed = ContinuousClock.now - started
+        await server.stop()
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(elapsed > .seconds(1), "the body took \(elapsed): too short to show anything")
+    }
+
+    @Test("a request body longer or shorter than the length it declares is an invalid request", arguments: [5, 15])
+    func requestBodyLengthMismatch(actual: Int) async throws {
+        let server = try await ReferenceServer.start(.init())
+        let transport = HTTPClientTransport()
+        let url = try #require(URL(string: server.baseURL))
+        let request = TransportRequest(
+            request: HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/echo/upload"),
+            body: Self.body(declaring: 10, yielding: actual),
+            origin: url,
+            name: "upload",
+            delivery: .collected(upTo: 1 << 20)
+        )
+        let result = await capture { try await transport.send(request) }
+        await server.stop()
+        #expect(result.error?.kind == .invalidRequest, "\(String(describing: result.error))")
+    }
+
+    @Test("a request body of the length it declares is sent whole")
+    func requestBodyOfItsLength() async throws {
+        let server = try await ReferenceServer.start(.init())
+        let transport = HTTPClientTransport()
+        let url = try #require(URL(string: server.baseURL))
+        let request = TransportRequest(
+            request: HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/echo/upload"),
+            body: Self.body(declaring: 10, yielding: 10),
+            origin: url,
+            name: "upload",
+            delivery: .collected(upTo: 1 << 20)
+        )
+        let response = try await transport.send(request)
+        await server.stop()
+        #expect(response.response.status == .ok)
+        #expect(response.attempts == 1)
+    }
+}
+#endif
