@@ -154,6 +154,42 @@ struct HostileServerTests {
         await server.stop()
     }
 
+    @Test("a PUT with a body, on a kept-alive connection closed under it, is sent again on a new one", arguments: TransportKind.allCases)
+    func resendPutOnClosedConnection(transport: TransportKind) async throws {
+        let server = try await HostileServer.start([
+            .replyAndKeepOpen("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"),
+            .close,
+            .reply("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"),
+        ])
+        let client = Self.client(server, transport)
+        let put = Request<Void>(.put, "x", body: .json(["name": "Ada"]))
+        try await client.send(put)
+        let second = try await client.response(for: put)
+        #expect(server.connections == 2)
+        #if AsyncHTTPClient
+        if transport == .asyncHTTPClient { #expect(second.attempts == 2) }
+        #endif
+        await server.stop()
+    }
+
+    #if AsyncHTTPClient
+    @Test("a POST on a kept-alive connection closed under it is not sent again")
+    func noResendOfPost() async throws {
+        let server = try await HostileServer.start([
+            .replyAndKeepOpen("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"),
+            .close,
+            .reply("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"),
+        ])
+        let client = Self.client(server, .asyncHTTPClient)
+        let post = Request<Void>(.post, "x", body: .json(["name": "Ada"]))
+        try await client.send(post)
+        let second = await capture { try await client.send(post) }
+        #expect(second.error?.kind == .notConnected, "\(String(describing: second.error))")
+        #expect(server.connections == 1)
+        await server.stop()
+    }
+    #endif
+
     @Test("a response head larger than the transport accepts is an invalid response", arguments: TransportKind.allCases)
     func oversizedHead(transport: TransportKind) async throws {
         let field = String(repeating: "a", count: 1024 * 1024)
