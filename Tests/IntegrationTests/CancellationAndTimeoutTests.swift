@@ -183,11 +183,35 @@ struct CancellationAndTimeoutTests {
         }
     }
 
-    /// Sends `request` on `client`, calls `cancelAll()` once it is in flight, and expects the call
-    /// to end as cancelled with nothing left in flight.
-    private func expectCancelAllEnds(_ request: Request<Echo>, on client: Client) async throws {
+    @Test(
+        "timeouts and cancelAll() end a call whose body is still arriving, coalesced or not",
+        arguments: TransportKind.allCases, [false, true])
+    func interruptedBody(transport: TransportKind, coalescing: Bool) async throws {
+        try await withBackends(transport) { backends in
+            // One byte every 100 ms: the head arrives at once, the body would take half a minute.
+            let trickling = Request<Echo>(.get, "slow").header(.fault, "trickle=100")
+            let client = backends.echo {
+                $0.timeout = .milliseconds(500)
+                $0.coalescesRequests = coalescing
+            }
+            let (timedOut, elapsed) = await measure { await capture { try await client.send(trickling) } }
+            #expect(elapsed < hangBound)
+            #expect(timedOut.error?.kind == .timedOut, "\(String(describing: timedOut.error))")
+
+            let patient = backends.echo {
+                $0.timeout = .seconds(60)
+                $0.coalescesRequests = coalescing
+            }
+            try await expectCancelAllEnds(trickling, on: patient, after: .milliseconds(300))
+        }
+    }
+
+    /// Sends `request` on `client`, calls `cancelAll()` once it is in flight (and `wait` after
+    /// that), and expects the call to end as cancelled with nothing left in flight.
+    private func expectCancelAllEnds(_ request: Request<Echo>, on client: Client, after wait: Duration = .zero) async throws {
         let call = Task { try await client.send(request) }
         while client.inFlightCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: wait)
         client.cancelAll()
         guard case .failure(let error as CourierError) = await call.result else {
             Issue.record("cancelAll() did not end the call")
