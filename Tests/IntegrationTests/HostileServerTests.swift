@@ -135,13 +135,16 @@ struct HostileServerTests {
         await server.stop()
     }
 
+    /// A first response on a connection kept alive, which the server then closes under the second
+    /// request; a new connection gets the same response.
+    static func closedUnderSecondRequest(answering json: String) -> [HostileServer.Script] {
+        let response = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)"
+        return [.replyAndKeepOpen(response), .close, .reply(response)]
+    }
+
     @Test("a kept-alive connection closed under a GET is sent again on a new one, and counts as an attempt", arguments: TransportKind.allCases)
     func resendOnClosedConnection(transport: TransportKind) async throws {
-        let server = try await HostileServer.start([
-            .replyAndKeepOpen("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"),
-            .close,
-            .reply("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"),
-        ])
+        let server = try await HostileServer.start(Self.closedUnderSecondRequest(answering: "{}"))
         let client = Self.client(server, transport)
         let first = try await client.response(for: Request<[String: Int]>(.get, "x"))
         let second = try await client.response(for: Request<[String: Int]>(.get, "x"))
@@ -156,11 +159,7 @@ struct HostileServerTests {
 
     @Test("a PUT with a body, on a kept-alive connection closed under it, is sent again on a new one", arguments: TransportKind.allCases)
     func resendPutOnClosedConnection(transport: TransportKind) async throws {
-        let server = try await HostileServer.start([
-            .replyAndKeepOpen("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"),
-            .close,
-            .reply("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"),
-        ])
+        let server = try await HostileServer.start(Self.closedUnderSecondRequest(answering: ""))
         let client = Self.client(server, transport)
         let put = Request<Void>(.put, "x", body: .json(["name": "Ada"]))
         try await client.send(put)
@@ -175,11 +174,7 @@ struct HostileServerTests {
     #if AsyncHTTPClient
     @Test("a POST on a kept-alive connection closed under it is not sent again")
     func noResendOfPost() async throws {
-        let server = try await HostileServer.start([
-            .replyAndKeepOpen("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"),
-            .close,
-            .reply("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"),
-        ])
+        let server = try await HostileServer.start(Self.closedUnderSecondRequest(answering: ""))
         let client = Self.client(server, .asyncHTTPClient)
         let post = Request<Void>(.post, "x", body: .json(["name": "Ada"]))
         try await client.send(post)
