@@ -83,11 +83,12 @@ extension HTTPClientTransport {
             logger: nil
         )
         // The transport's deadline covers the wait for the response head, as over the async API;
-        // the delegate's callbacks and this timer both run on the task's event loop.
+        // the delegate's callbacks and this timer both run on the task's event loop, where the
+        // timer is also cancelled (from another thread, that would wake the loop once more).
         let headDeadline = task.eventLoop.scheduleTask(in: deadline) {
             if !delegate.receivedHead { task.fail(reason: HTTPClientError.deadlineExceeded) }
         }
-        defer { headDeadline.cancel() }
+        task.futureResult.whenComplete { _ in headDeadline.cancel() }
         let response: CollectingResponseDelegate.Response
         do {
             response = try await request.interruption.withHandler {
