@@ -3,6 +3,7 @@
 import AsyncHTTPClient
 import Courier
 import NIOCore
+import HTTPTypes
 import NIOHTTP1
 
 /// Reads a response whole into memory, up to a limit, for a request sent through
@@ -12,10 +13,10 @@ import NIOHTTP1
 /// AsyncHTTPClient calls it on the request's event loop, one callback at a time; the lock only
 /// makes that visible to the compiler.
 final class CollectingResponseDelegate: HTTPClientResponseDelegate {
-    typealias Response = (head: HTTPResponseHead, body: ByteBuffer)
+    typealias Response = (head: HTTPResponse, body: ByteBuffer)
 
     private struct State {
-        var head: HTTPResponseHead?
+        var head: HTTPResponse?
         var body = ByteBuffer()
     }
 
@@ -36,16 +37,12 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        // `Content-Length` counts the encoded bytes of a compressed body: only a plain one is
-        // refused before it arrives.
-        let lengths = head.headers["Content-Length"]
-        if !announcesNoBody, ContentLength.mayHaveBody(status: Int(head.status.code)), !lengths.isEmpty,
-            !head.headers.contains(name: "Content-Encoding"),
-            let announced = ContentLength.value(of: lengths.joined(separator: ",")), announced > limit
-        {
+        let response = HTTPClientTransport.head(status: head.status, headers: head.headers)
+        // Only a plain body's announced length is refused before it arrives, as over the async API.
+        if !announcesNoBody, let announced = HTTPClientTransport.decodedLength(of: response), announced > limit {
             return task.eventLoop.makeFailedFuture(CourierError.bodyTooLarge(length: announced, limit: limit))
         }
-        state.withLock { $0.head = head }
+        state.withLock { $0.head = response }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 

@@ -103,7 +103,7 @@ extension HTTPClientTransport {
         } catch let error where delegate.receivedHead && !(error is CourierError) {
             throw CourierError.incompleteBody(after: AsyncHTTPClientErrorClassifier.courierError(for: error))
         }
-        let head = Self.head(status: response.head.status, headers: response.head.headers)
+        let head = response.head
         let method = request.request.method
         guard method != .head, method != .connect, response.body.readableBytes > 0 else {
             return TransportResponse(response: head, body: nil, attempts: attempts)

@@ -77,7 +77,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     /// A body wanted whole in memory, for a request whose own body (if any) is in memory, goes
     /// through AsyncHTTPClient's delegate API: its `HTTPClient.Task` is cancelled directly when the
     /// ``ExchangeInterruption`` fires, so the caller's task waits for the response with no task in
-    /// between, and the body is gathered on the connection's event loop. Streamed bodies, transfers
+    /// between, and the body is gathered on the request's event loop. Streamed bodies, transfers
     /// to and from files, and progress reports go through the async API, which only the
     /// cancellation of the waiting task ends, so they run in ``ExchangeInterruption/run(_:)``.
     /// - Parameter request: The request and how its response body is wanted.
