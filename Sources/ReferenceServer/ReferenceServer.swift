@@ -123,7 +123,7 @@ public final class ReferenceServer: Sendable {
         get async { await store.refreshCount }
     }
 
-    /// How many requests `/flaky/{key}` has received for `key`.
+    /// How many requests `/flaky/{key}` has received for `key` (`pages-{key}` for `/pages/{key}`).
     public func hits(forKey key: String) async -> Int {
         await ledger.hits(for: key)
     }
@@ -203,6 +203,7 @@ public final class ReferenceServer: Sendable {
         CookieRoutes.register(on: main)
         BasicAuthRoutes.register(on: main)
         ReliabilityRoutes.register(on: main, ledger: ledger)
+        PageRoutes.register(on: main, ledger: ledger)
         JournalRoutes.register(on: main, ledger: ledger)
         StreamRoutes.register(on: main, ledger: streams)
         CacheRoutes.register(on: main, ledger: caching)

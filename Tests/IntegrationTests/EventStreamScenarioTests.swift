@@ -113,4 +113,36 @@ struct EventStreamScenarioTests {
             #expect(capped == min(40, first.totalResults))
         }
     }
+
+    struct NumberedPage: Decodable, Sendable {
+        var page: Int
+        var items: [Int]
+    }
+
+    @Test("a page whose Link leads to another origin is delivered, then the sequence says why it stops", arguments: TransportKind.allCases)
+    func refusedLinkKeepsPage(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
+            let first = Request<NumberedPage>(.get, "pages/away", query: ["last": 4, "away_from": 2, "away_to": "http://other.invalid:9"])
+            var delivered: [Int] = []
+            let result = await capture {
+                for try await page in client.pages(first, by: .link) { delivered.append(page.page) }
+            }
+            #expect(delivered == [1, 2])
+            #expect(result.error?.kind == .invalidResponse)
+            #expect(result.error?.localizedDescription.contains("http://other.invalid:9") == true)
+            #expect(await backends.server.hits(forKey: "pages-away") == 2)
+        }
+    }
+
+    @Test("a plain-http Link on the base URL's own origin is followed to the last page", arguments: TransportKind.allCases)
+    func sameOriginPlainHTTPLink(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
+            let first = Request<NumberedPage>(.get, "pages/home", query: ["last": 3, "away_from": 1, "away_to": backends.server.baseURL])
+            var delivered: [Int] = []
+            for try await page in client.pages(first, by: .link) { delivered.append(page.page) }
+            #expect(delivered == [1, 2, 3])
+        }
+    }
 }

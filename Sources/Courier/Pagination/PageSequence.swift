@@ -28,17 +28,33 @@ public struct PageSequence<Page: Sendable>: AsyncSequence, Sendable {
         var next: Request<Page>?
         var fetched = 0
         var seen: Set<RequestKey> = []
+        /// Why the page after the one last delivered cannot be fetched (a refused `Link`): thrown
+        /// by the next call, after that page was delivered.
+        var refusal: CourierError?
 
         /// The next page, or `nil` after the last.
+        ///
+        /// A page is always delivered once fetched: when the way to the page after it is refused
+        /// (a `Link` to another origin), the page comes first and the refusal is thrown by the
+        /// following call.
         /// - Throws: ``CourierError``.
         public mutating func next() async throws(CourierError) -> Page? {
+            if let refusal {
+                self.refusal = nil
+                guard fetched < sequence.maximumPages else { return nil }
+                throw refusal
+            }
             guard let request = next, fetched < sequence.maximumPages else { return nil }
             next = nil
             seen.insert(RequestKey(request))
             let page = try await sequence.fetch(request)
             fetched += 1
-            if let following = try sequence.pagination.next(request, page), !seen.contains(RequestKey(following)) {
-                next = following
+            do {
+                if let following = try sequence.pagination.next(request, page), !seen.contains(RequestKey(following)) {
+                    next = following
+                }
+            } catch {
+                refusal = error
             }
             return page.value
         }

@@ -79,7 +79,10 @@ extension Request {
             throw CourierError(.invalidResponse, message: "The server's next page is not an http(s) address.")
         }
         guard Redirect.sameOrigin(url, resolved) else {
-            throw CourierError(.invalidResponse, message: "The server's next page is on another origin; it was not requested.")
+            let target = Self.origin(of: resolved)
+            let insecure = url.scheme?.lowercased() == "https" && scheme == "http"
+            let why = insecure ? "plain http, where this list came over https" : "another origin than this list's (\(Self.origin(of: url)))"
+            throw CourierError(.invalidResponse, message: "The server's next page is at \(target), \(why); it was not requested.")
         }
         var origin = URLComponents()
         origin.scheme = scheme
@@ -95,5 +98,11 @@ extension Request {
         query.addMissing(from: self.query)
         next.query = query
         return next
+    }
+
+    /// `scheme://host:port` of `url`, without its path, query or user info.
+    private static func origin(of url: URL) -> String {
+        let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
+        return "\(url.scheme?.lowercased() ?? "")://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 }
