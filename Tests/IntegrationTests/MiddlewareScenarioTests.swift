@@ -68,6 +68,52 @@ struct MiddlewareScenarioTests {
         }
     }
 
+    /// A session that renews by logging in again (as an app does with a password kept in the
+    /// Keychain): its tokens never hold a refresh token.
+    func reLoginSession(_ backends: ReferenceBackends, logins: LockedBox<Int>) -> AuthenticationSession {
+        let auth = backends.auth()
+        return AuthenticationSession { [demo] current in
+            #expect(current.refreshToken == nil)
+            logins.increment()
+            let login = try await auth.send(AuthAPI.authenticate(email: demo.email, password: demo.password))
+            return AuthTokens(accessToken: login.token)
+        }
+    }
+
+    @Test("a token without a refresh token is renewed by the refresh closure when the server answers 401", arguments: TransportKind.allCases)
+    func refreshWithoutRefreshToken(transport: TransportKind) async throws {
+        var options = ReferenceServer.Options()
+        options.tokenLifetime = .milliseconds(1500)
+        try await withBackends(transport, options: options) { backends in
+            let logins = LockedBox(0)
+            let session = reLoginSession(backends, logins: logins)
+            let login = try await backends.auth().send(AuthAPI.authenticate(email: demo.email, password: demo.password))
+            try session.signIn(AuthTokens(accessToken: login.token))
+            let friends = FriendsService(client: .social(environment: backends.environment, session: session, transport: backends.transport))
+            try await Task.sleep(for: .milliseconds(1700))
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 { group.addTask { try await friends.load(for: User(id: 1)).count } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts == Array(repeating: 8, count: 10))
+            #expect(logins.value == 1)
+            #expect(session.refreshCount == 1)
+        }
+    }
+
+    @Test("a token known to have expired is renewed before it is sent, without a refresh token", arguments: TransportKind.allCases)
+    func expiredWithoutRefreshToken(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let logins = LockedBox(0)
+            let session = reLoginSession(backends, logins: logins)
+            try session.signIn(AuthTokens(accessToken: "stale", expiresAt: Date(timeIntervalSinceNow: -60)))
+            let friends = FriendsService(client: .social(environment: backends.environment, session: session, transport: backends.transport))
+            #expect(try await friends.load(for: User(id: 1)).count == 8)
+            #expect(logins.value == 1)
+            #expect(session.tokens?.accessToken != "stale")
+        }
+    }
+
     @Test("a POST answered 503 is not retried; a GET is retried and succeeds on the third attempt", arguments: TransportKind.allCases)
     func retries(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in

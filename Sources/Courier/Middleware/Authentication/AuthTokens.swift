@@ -4,7 +4,8 @@ import Foundation
 public struct AuthTokens: Codable, Sendable, Equatable {
     /// Sent with every authenticated request.
     public var accessToken: String
-    /// Exchanged for new tokens when the access token is refused; `nil` when the backend has none.
+    /// What the session's refresh closure may exchange for new tokens; `nil` when the backend has
+    /// none (the closure is called all the same, and renews some other way or throws).
     public var refreshToken: String?
     /// When the access token stops working, if the backend said; it is then renewed before use.
     public var expiresAt: Date?

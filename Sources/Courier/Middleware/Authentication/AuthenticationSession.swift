@@ -66,8 +66,12 @@ public final class AuthenticationSession: Sendable {
     /// - Parameters:
     ///   - store: Where tokens are kept; in memory by default.
     ///   - refresh: Exchanges the current tokens for new ones, usually with a call that opts out of
-    ///     authentication. A ``CourierError`` of kind `unauthorized`, `forbidden` or `clientError`
-    ///     means the refresh token was refused (the session expires); other errors are transient.
+    ///     authentication. It is called, once for however many requests are refused together,
+    ///     whenever a request is refused with 401 or the access token is known to have expired,
+    ///     whether or not the tokens hold a refresh token: it decides how to renew (a refresh
+    ///     token, client credentials, a stored device key). A ``CourierError`` of kind
+    ///     `unauthorized`, `forbidden` or `clientError` means the renewal was refused (the session
+    ///     expires); other errors are transient.
     public init(
         store: any TokenStore = InMemoryTokenStore(),
         refresh: @escaping @Sendable (AuthTokens) async throws -> AuthTokens
@@ -165,7 +169,7 @@ public final class AuthenticationSession: Sendable {
             case wait(UInt64, refreshing: (tokens: AuthTokens, number: Int)?)
         }
         let next = state.withLock { state -> Next in
-            switch state.coordinator.unauthorized(used: used, canRefresh: state.tokens?.refreshToken != nil) {
+            switch state.coordinator.unauthorized(used: used, canRefresh: state.tokens != nil) {
             case .fail:
                 return .fail
             case .replay:

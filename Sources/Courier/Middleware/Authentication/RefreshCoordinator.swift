@@ -61,7 +61,7 @@ struct RefreshCoordinator: Sendable, Equatable {
     /// expired before sending).
     /// - Parameters:
     ///   - used: The stamp the request's token was handed out with.
-    ///   - canRefresh: Whether there is a refresh token.
+    ///   - canRefresh: Whether there are tokens to renew (the refresh closure decides how).
     /// - Returns: What the request does next.
     mutating func unauthorized(used: Stamp, canRefresh: Bool) -> Action {
         switch phase {
