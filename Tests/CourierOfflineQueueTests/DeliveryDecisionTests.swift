@@ -14,7 +14,7 @@ struct DeliveryDecisionTests {
     func statuses() {
         #expect(DeliveryDecision.after(status: .ok, retryAfter: nil, attempts: 1, plan: plan) == .deliver)
         #expect(DeliveryDecision.after(status: .created, retryAfter: nil, attempts: 1, plan: plan) == .deliver)
-        #expect(DeliveryDecision.after(status: .unauthorized, retryAfter: nil, attempts: 9, plan: plan) == .awaitAuthentication(after: .seconds(30)))
+        #expect(DeliveryDecision.after(status: .unauthorized, retryAfter: nil, attempts: 9, plan: plan) == .awaitSignIn)
         #expect(DeliveryDecision.after(status: .badRequest, retryAfter: nil, attempts: 1, plan: plan) == .reject)
         #expect(DeliveryDecision.after(status: .notFound, retryAfter: nil, attempts: 1, plan: plan) == .reject)
         #expect(DeliveryDecision.after(status: .unprocessableContent, retryAfter: nil, attempts: 1, plan: plan) == .reject)

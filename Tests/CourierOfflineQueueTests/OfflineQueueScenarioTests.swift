@@ -97,6 +97,102 @@ struct OfflineQueueScenarioTests {
         }
     }
 
+    @Test(
+        "a 401 that cannot be refreshed reaches the server once, waits quietly, and is delivered once after sign-in",
+        arguments: QueueTransport.allCases)
+    func unrefreshable401(transport: QueueTransport) async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        try await withServer { server in
+            let environment = ServerEnvironment.custom(BaseURL(server.baseURL))
+            let refreshes = LockedBox(0)
+            let session = AuthenticationSession { _ in
+                refreshes.increment()
+                throw CourierError(.unauthorized, message: "No way to renew.")
+            }
+            try session.signIn(AuthTokens(accessToken: "revoked"))
+            let social = Client.social(environment: environment, session: session, transport: transport.make())
+            let queue = try OfflineQueue(client: social, name: "friends", directory: folder.url) {
+                $0.authentication = session
+                $0.backoff = Backoff(base: .milliseconds(20), maximum: .milliseconds(100))
+            }
+            let events = queue.events
+            let before = server.requestCount
+            queue.start()
+            let entry = try await queue.enqueue(SocialAPI.addFriend(2, to: 1), kind: "addFriend")
+            let beforeSignIn = await read(events) { if case .authenticationRequired = $0 { true } else { false } }
+            try await Task.sleep(for: .seconds(10))
+            #expect(server.requestCount - before == 1, "one delivery, and nothing while the queue waits")
+            #expect(refreshes.value == 1)
+            let waiting = try await queue.entries()
+            #expect(waiting.map(\.id) == [entry.id])
+            #expect(waiting.first?.attempts == 0)
+            #expect(waiting.first?.state == .pending)
+
+            let login = try await Client.auth(environment: environment, apiVersion: "7", deviceType: "tests", transport: transport.make())
+                .send(AuthAPI.authenticate(email: ReferenceServer.demoCredentials.email, password: ReferenceServer.demoCredentials.password))
+            try session.signIn(login.tokens)
+            let seen = beforeSignIn + (await read(events) { if case .delivered = $0 { true } else { false } })
+            await queue.stop()
+            #expect(await server.friendAdditionCount == 1)
+            #expect(server.requestCount - before == 3, "the refused delivery, the login, the delivery")
+            #expect(try await queue.count() == 0)
+            let required = seen.filter { if case .authenticationRequired = $0 { true } else { false } }
+            #expect(required.count == 1)
+        }
+    }
+
+    @Test("entries held back by a 401 go again when the app calls resumeAfterSignIn()", arguments: QueueTransport.allCases)
+    func explicitSignInSignal(transport: QueueTransport) async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        try await withServer { server in
+            let environment = ServerEnvironment.custom(BaseURL(server.baseURL))
+            let session = AuthenticationSession { _ in throw CourierError(.unauthorized) }
+            try session.signIn(AuthTokens(accessToken: "revoked"))
+            let social = Client.social(environment: environment, session: session, transport: transport.make())
+            let queue = try OfflineQueue(client: social, name: "friends", directory: folder.url)
+            for friend in [2, 3] { try await queue.enqueue(SocialAPI.addFriend(friend, to: 1), kind: "addFriend") }
+            let before = server.requestCount
+            await queue.drain()
+            await queue.drain()
+            #expect(server.requestCount - before == 1, "the second drain sends nothing that needs sign-in")
+            #expect(try await queue.count() == 2)
+
+            let auth = AuthService(client: .auth(environment: environment, transport: transport.make()))
+            let login = try await auth.authenticate(email: ReferenceServer.demoCredentials.email, password: ReferenceServer.demoCredentials.password)
+            // Without `authentication` in its configuration, the queue hears of a sign-in only from the app.
+            try session.signIn(login.tokens)
+            await queue.drain()
+            #expect(try await queue.count() == 2)
+            await queue.resumeAfterSignIn()
+            await queue.drain()
+            #expect(try await queue.count() == 0)
+            #expect(await server.friendAdditionCount == 2)
+        }
+    }
+
+    @Test("a started queue that nothing holds any more stops sending", arguments: QueueTransport.allCases)
+    func releasedQueueStops(transport: QueueTransport) async throws {
+        let folder = try QueueFolder()
+        defer { folder.remove() }
+        try await withServer { server in
+            let client = Client(baseURL: BaseURL(server.baseURL), transport: transport.make())
+            var queue: OfflineQueue? = try OfflineQueue(client: client, directory: folder.url) {
+                $0.backoff = Backoff(base: .milliseconds(10), maximum: .milliseconds(20))
+                $0.maximumAttempts = 1_000_000
+            }
+            queue?.start()
+            try await queue?.enqueue(journalEntry("forever", 1, query: ["failures": 1_000_000]))
+            #expect(await eventually { server.requestCount >= 3 }, "the queue drains by itself")
+            queue = nil
+            try await Task.sleep(for: .seconds(1))
+            let afterRelease = server.requestCount
+            try await Task.sleep(for: .seconds(3))
+            #expect(server.requestCount == afterRelease)
+        }
+    }
+
     @Test("a refused entry is kept and reported; the rest go on, unless ordering is strict", arguments: QueueTransport.allCases)
     func refusedEntry(transport: QueueTransport) async throws {
         let folder = try QueueFolder()

@@ -15,8 +15,9 @@ enum DeliveryDecision: Equatable {
     /// A retryable failure on the last allowed attempt: keep the entry as failed.
     case exhaust
     /// 401 after the client's middleware renewed the credentials (or could not): keep the entry
-    /// pending, try again after the wait, never count it against the attempts.
-    case awaitAuthentication(after: Duration)
+    /// pending, never count it against the attempts, and send nothing that needs authentication
+    /// until the app signs in again.
+    case awaitSignIn
     /// The request cannot be sent at all: keep the entry as failed.
     case markUnsendable
     /// The drain was cancelled: leave the entry as it is.
@@ -39,7 +40,7 @@ enum DeliveryDecision: Equatable {
     static func after(status: HTTPResponse.Status, retryAfter: Duration?, attempts: Int, plan: Plan) -> DeliveryDecision {
         switch status.code {
         case 200..<300: return .deliver
-        case 401: return .awaitAuthentication(after: wait(retry: attempts, retryAfter: retryAfter, plan: plan))
+        case 401: return .awaitSignIn
         case 408, 429, 500..<600: return retryOrExhaust(attempts: attempts, retryAfter: retryAfter, plan: plan)
         case 400..<500: return .reject
         // 1xx never reaches here; 3xx left over (redirects not followed) is not a delivery.

@@ -5,8 +5,11 @@ import Foundation
 import HTTPTypes
 
 /// Delivers a queue's entries one at a time, in order, through the client; and, once started,
-/// drains by itself: at launch, when an entry is enqueued, when the network comes back, and when
-/// the head entry's wait ends.
+/// drains by itself: at launch, when an entry is enqueued, when the network comes back, when the
+/// app signs in again, and when the head entry's wait ends.
+///
+/// After a 401 that the client's middleware could not cure, it sends nothing that needs
+/// authentication until ``resumeAfterSignIn()``: one refusal, not one per entry or per wait.
 actor Drainer {
     private let store: QueueStore
     private let client: Client
@@ -21,6 +24,12 @@ actor Drainer {
     private var sleeper: Task<Void, Never>?
     /// Why the loop was woken while it was busy.
     private var pendingWake: OfflineQueue.DrainTrigger?
+    /// Whether a 401 stopped the entries that need authentication until the app signs in again.
+    /// Held in memory only: a new process tries the head entry once more.
+    private(set) var awaitsSignIn = false
+    /// ``Configuration/authentication``'s refresh count when the wait began: a refresh the
+    /// refused delivery itself caused ends no wait, however late its event arrives.
+    private var refreshesBeforeWait = 0
 
     init(store: QueueStore, client: Client, configuration: OfflineQueue.Configuration, events: EventBroadcast) {
         self.store = store
@@ -64,6 +73,20 @@ actor Drainer {
         for task in tasks { await task.value }
     }
 
+    /// Ends a wait for authentication when `event` of ``Configuration/authentication`` brought
+    /// tokens the refused delivery did not already have.
+    func sessionChanged(_ event: AuthenticationSession.Event) {
+        if event == .refreshed, let session = configuration.authentication, session.refreshCount <= refreshesBeforeWait { return }
+        resumeAfterSignIn()
+    }
+
+    /// Lets entries that need authentication go again after the app signed in, and wakes the loop.
+    func resumeAfterSignIn() {
+        guard awaitsSignIn else { return }
+        awaitsSignIn = false
+        wake(.signIn)
+    }
+
     /// Wakes the loop, when started.
     func wake(_ trigger: OfflineQueue.DrainTrigger) {
         guard loop != nil else { return }
@@ -99,9 +122,13 @@ actor Drainer {
         }
     }
 
-    /// How long until the head entry is due; an hour when nothing waits (a wake-up comes first).
+    /// How long until the head entry is due; an hour when nothing waits (a wake-up comes first),
+    /// or when the head waits for a sign-in.
     private func waitForHead() async -> Duration {
-        guard let head = try? store.head(strict: configuration.ordering.isStrict), head.state == .pending else {
+        let strict = configuration.ordering.isStrict
+        guard let head = try? store.heads(strict: strict, limit: 1, withoutAuthentication: awaitsSignIn && !strict).first,
+            head.state == .pending, !(awaitsSignIn && head.requiresAuthentication)
+        else {
             return .seconds(3600)
         }
         let seconds = head.nextAttemptAt - client.configuration.currentDate().timeIntervalSince1970
@@ -118,13 +145,18 @@ actor Drainer {
         while !Task.isCancelled {
             if batch.isEmpty {
                 await finishRemovals()
-                guard let next = try? store.heads(strict: strict, limit: Self.batchSize), !next.isEmpty else { break }
+                let heads = try? store.heads(strict: strict, limit: Self.batchSize, withoutAuthentication: awaitsSignIn && !strict)
+                guard let next = heads, !next.isEmpty else { break }
                 batch = next[...]
             }
             let head = batch.removeFirst()
             guard head.state == .pending else {
                 events.send(.blocked(by: head.entry))
                 break
+            }
+            if awaitsSignIn && head.requiresAuthentication {
+                // Waits for the sign-in; with strict ordering, so does everything after it.
+                if strict { break } else { continue }
             }
             let now = currentDate()
             if let timeToLive = configuration.timeToLive, now.timeIntervalSince1970 - head.enqueuedAt > StoredEntry.seconds(timeToLive) {
@@ -209,12 +241,15 @@ actor Drainer {
                 try store.update(entry, durably: false)
                 events.send(.attemptsExhausted(entry.entry))
                 return goesOn(after: entry)
-            case .awaitAuthentication(let wait):
+            case .awaitSignIn:
+                // Not the entry's fault: it keeps its attempts and waits, with every other entry
+                // that needs credentials, for the app's sign-in.
                 entry.attempts -= 1
-                entry.nextAttemptAt = currentDate().timeIntervalSince1970 + StoredEntry.seconds(wait)
                 try store.update(entry, durably: false)
+                awaitsSignIn = true
+                refreshesBeforeWait = configuration.authentication?.refreshCount ?? 0
                 events.send(.authenticationRequired(entry.entry))
-                return false
+                return !configuration.ordering.isStrict
             case .markUnsendable:
                 entry.state = .unsendable
                 try store.update(entry, durably: false)

@@ -19,7 +19,9 @@ extension OfflineQueue {
         /// after `after`.
         case willRetry(Entry, after: Duration)
         /// The server still refused credentials after the client's middleware renewed them (or
-        /// could not): the entry waits, and the app should sign the user in again.
+        /// could not): the entry waits, and so does every entry that needs authentication, until
+        /// the app signs the user in again (``Configuration/authentication``, or
+        /// ``OfflineQueue/resumeAfterSignIn()``). Sent once for each such wait.
         case authenticationRequired(Entry)
         /// The entry reached ``Configuration/maximumAttempts``; it is kept as failed.
         case attemptsExhausted(Entry)
@@ -44,6 +46,8 @@ extension OfflineQueue {
         case connectivity
         /// The head entry's wait ended.
         case schedule
+        /// The app signed in again after entries waited for authentication.
+        case signIn
     }
 }
 #endif

@@ -20,8 +20,10 @@ import HTTPTypes
 /// ones when the entry is sent, refreshing an expired token on the way.
 ///
 /// What the server's answer does: 2xx removes the entry and reports the response
-/// (``Event/delivered(_:_:)``); 401 goes through the client's `AuthenticationMiddleware` and
-/// never drops an entry; 408, 429, 5xx and connection failures are retried with backoff and
+/// (``Event/delivered(_:_:)``); 401 goes through the client's `AuthenticationMiddleware`, and one
+/// it cannot cure keeps every entry that needs authentication waiting, never dropped, until the
+/// app signs in again (``Event/authenticationRequired(_:)``, ``resumeAfterSignIn()``); 408, 429,
+/// 5xx and connection failures are retried with backoff and
 /// jitter, honouring `Retry-After`, up to ``Configuration/maximumAttempts``; any other 4xx marks the
 /// entry failed and keeps it for the app (``retry(_:)``, ``discard(_:)``).
 ///
@@ -29,6 +31,9 @@ import HTTPTypes
 /// delivery it has already applied with its first result, so an entry whose answer was lost (the
 /// connection cut, the app killed) is safe to send again. Against a server that ignores the key,
 /// delivery is at least once.
+///
+/// A started queue drains until ``stop()``, or until nothing holds it any more: keep a reference
+/// for as long as it should deliver.
 public final class OfflineQueue: Sendable {
     /// The queue's name: its database is `<directory>/<name>.sqlite`.
     public let name: String
@@ -40,6 +45,8 @@ public final class OfflineQueue: Sendable {
     private let drainer: Drainer
     /// The last ``start()``, which ``stop()`` waits for: a queue started and stopped at once ends stopped.
     private let starting = LockedState<Task<Void, Never>?>(nil)
+    /// Listens to ``Configuration/authentication`` for the sign-in that ends a wait.
+    private let signInListener: Task<Void, Never>?
 
     /// Opens the queue named `name`, creating it when it does not exist yet; entries stored by
     /// an earlier process are there.
@@ -73,7 +80,29 @@ public final class OfflineQueue: Sendable {
         }
         self.directory = folder
         self.store = try QueueStore(directory: folder, name: name)
-        self.drainer = Drainer(store: store, client: client, configuration: configuration, events: broadcast)
+        let drainer = Drainer(store: store, client: client, configuration: configuration, events: broadcast)
+        self.drainer = drainer
+        self.signInListener = configuration.authentication.map { session in
+            let events = session.events
+            // Holds the drainer weakly, so that the queue's lifetime stays the app's to decide.
+            return Task { [weak drainer] in
+                for await event in events where event == .signedIn || event == .refreshed {
+                    guard let drainer else { return }
+                    await drainer.sessionChanged(event)
+                }
+            }
+        }
+    }
+
+    deinit {
+        // A queue nobody holds stops draining: its loop holds only the drainer, never the queue.
+        signInListener?.cancel()
+        let drainer = drainer
+        let started = starting.withLock { $0 }
+        Task {
+            await started?.value
+            await drainer.stop()
+        }
     }
 
     /// `Courier/OfflineQueue` in the user's Application Support folder (on Linux, the XDG data
@@ -193,7 +222,15 @@ public final class OfflineQueue: Sendable {
         }
     }
 
+    /// Ends a wait for authentication: entries that a 401 held back go again, in order, now when
+    /// the queue drains by itself, otherwise at the next ``drain()``. Call it when the user has
+    /// signed in, unless ``Configuration/authentication`` tells the queue already.
+    public func resumeAfterSignIn() async {
+        await drainer.resumeAfterSignIn()
+    }
+
     /// Stops draining by itself and cancels a delivery in flight; the entries stay stored.
+    /// Releasing the last reference to a started queue stops it too.
     public func stop() async {
         await starting.withLock { $0 }?.value
         await drainer.stop()

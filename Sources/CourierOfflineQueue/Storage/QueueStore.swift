@@ -44,9 +44,15 @@ final class QueueStore: Sendable {
     }
 
     /// The entries whose turn comes next, in order, at most `limit`: as ``head(strict:)`` reads.
-    func heads(strict: Bool, limit: Int) throws(CourierError) -> [StoredEntry] {
+    /// - Parameters:
+    ///   - strict: Whether every entry counts (strict ordering) or only pending ones.
+    ///   - limit: The most entries read.
+    ///   - withoutAuthentication: Whether only entries that need no credentials count (while
+    ///     the queue waits for a sign-in); never with `strict`, where the head waits for it.
+    func heads(strict: Bool, limit: Int, withoutAuthentication: Bool = false) throws(CourierError) -> [StoredEntry] {
         try readNow { db in
-            let request = strict ? StoredEntry.all() : StoredEntry.filter(StoredEntry.Columns.state == StoredEntry.StoredState.pending.rawValue)
+            var request = strict ? StoredEntry.all() : StoredEntry.filter(StoredEntry.Columns.state == StoredEntry.StoredState.pending.rawValue)
+            if withoutAuthentication { request = request.filter(StoredEntry.Columns.requiresAuthentication == false) }
             return try request.order(StoredEntry.Columns.id).limit(limit).fetchAll(db)
         }
     }

@@ -15,6 +15,7 @@ struct StoredEntry: Codable, FetchableRecord, MutablePersistableRecord {
         static let state = Column(CodingKeys.state)
         static let nextAttemptAt = Column(CodingKeys.nextAttemptAt)
         static let lastErrorKind = Column(CodingKeys.lastErrorKind)
+        static let requiresAuthentication = Column(CodingKeys.requiresAuthentication)
     }
 
     /// The states as stored.
