@@ -72,6 +72,42 @@ struct RedirectTests {
     }
 
     @Test(
+        "a 307 or 308 that would take a body with a password to another origin is refused; nothing reaches it",
+        arguments: TransportKind.allCases, [307, 308])
+    func crossOriginBodyRefused(transport: TransportKind, status: Int) async throws {
+        let elsewhere = try await HostileServer.start(.reply("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
+        defer { Task { await elsewhere.stop() } }
+        try await withBackends(transport) { backends in
+            let login = Request<Echo>(
+                .post, "redirect", query: ["status": status, "to": "\(elsewhere.baseURL)/login"],
+                body: .json(["password": "hunter2"]))
+            let refused = await capture { try await root(backends).send(login) }
+            #expect(refused.error?.kind == .unexpectedStatus)
+            #expect(refused.error?.status?.code == status)
+            #expect(refused.error?.localizedDescription.contains("another origin") == true)
+            #expect(refused.error.map { String(describing: $0) }?.contains("hunter2") == false)
+            #expect(elsewhere.connections == 0)
+        }
+    }
+
+    @Test(
+        "with allowsCrossOriginBodyRedirects a 307 or 308 takes the body to another origin, without credentials",
+        arguments: TransportKind.allCases, [307, 308])
+    func crossOriginBodyAllowed(transport: TransportKind, status: Int) async throws {
+        try await withBackends(transport) { backends in
+            let target = "\(backends.server.analyticsBaseURL)/echo/elsewhere"
+            let client = root(backends) { $0.allowsCrossOriginBodyRedirects = true }
+            let echo = try await client.send(
+                Request<Echo>(
+                    .post, "redirect", query: ["status": status, "to": target],
+                    body: .json(["name": "Ada"]), headerFields: Self.credentials))
+            #expect(echo.method == "POST")
+            #expect(echo.body_text == #"{"name":"Ada"}"#)
+            #expect(echo.header("authorization") == nil)
+        }
+    }
+
+    @Test(
         "a loop and a chain longer than the limit fail fast as tooManyRedirects; the limit is configurable",
         arguments: TransportKind.allCases)
     func limits(transport: TransportKind) async throws {

@@ -39,7 +39,8 @@ public struct Configuration: Sendable {
     /// them as ``CourierError/Kind/unexpectedStatus``. Courier follows them itself, on every
     /// transport: the ``credentialFields`` never go to another origin (scheme, host or port), 303
     /// (and 301/302 after a POST) continue as GET without the body, https never continues as plain
-    /// http unless ``allowsInsecureRedirects``, and a loop or one redirect more than this fails with
+    /// http unless ``allowsInsecureRedirects``, a body goes to another origin only with
+    /// ``allowsCrossOriginBodyRedirects``, and a loop or one redirect more than this fails with
     /// ``CourierError/Kind/tooManyRedirects``.
     public var redirectLimit = 10
     /// Header fields that carry credentials: never sent to another origin when a redirect
@@ -52,6 +53,12 @@ public struct Configuration: Sendable {
     /// with ``CourierError/Kind/insecureRedirect``. Even when allowed, a request body is never sent
     /// to the plain-http target.
     public var allowsInsecureRedirects = false
+    /// Whether a 307 or 308 redirect may take a request's body to another origin (scheme, host or
+    /// port); `false` by default, when the call fails with ``CourierError/Kind/unexpectedStatus``
+    /// and the body never leaves its origin: a body can carry a password or a payment as surely as
+    /// a header field. Same-origin 307 and 308 are followed either way, and 303 (or 301 and 302
+    /// after a POST) continues as a GET without the body.
+    public var allowsCrossOriginBodyRedirects = false
     /// Where cookies are kept: nowhere by default (an API client authenticates with tokens), or
     /// in a ``CookieJar``, which sends and stores them as RFC 6265 says on every transport.
     public var cookieJar: CookieJar?

@@ -14,6 +14,7 @@ final class ConfigurationSnapshot: Sendable {
             redirectLimit: value.redirectLimit,
             credentialFields: credentials,
             allowsInsecureRedirects: value.allowsInsecureRedirects,
+            allowsCrossOriginBodyRedirects: value.allowsCrossOriginBodyRedirects,
             cookieJar: value.cookieJar
         )
     }

@@ -15,17 +15,23 @@ struct Redirect: Equatable {
     /// The redirect `response` asks for, or `nil` when it is not one Courier follows (no
     /// `Location`, or a method-preserving redirect whose body cannot be sent again).
     /// - Parameters:
+    ///   - hasBody: Whether the request carries a body.
     ///   - credentialFields: Fields dropped when the target is another origin.
     ///   - allowsInsecure: Whether https may continue as plain http (never with a body).
+    ///   - allowsCrossOriginBody: Whether a 307 or 308 may take the body to another origin.
     /// - Throws: ``CourierError/Kind/invalidResponse`` for a `Location` that is not an http(s) URL
-    ///   with a port from 1 to 65535; ``CourierError/Kind/insecureRedirect`` from https to http.
+    ///   with a port from 1 to 65535; ``CourierError/Kind/insecureRedirect`` from https to http;
+    ///   ``CourierError/Kind/unexpectedStatus`` for a 307 or 308 that would take a body to another
+    ///   origin without `allowsCrossOriginBody`.
     static func next(
         after response: HTTPResponse,
         to request: HTTPRequest,
         origin: URL,
+        hasBody: Bool = false,
         bodyIsReplayable: Bool,
         credentialFields: CredentialFields = .default,
-        allowsInsecure: Bool = false
+        allowsInsecure: Bool = false,
+        allowsCrossOriginBody: Bool = false
     ) throws(CourierError) -> Redirect? {
         guard statuses.contains(response.status.code), let location = response.headerFields[.location] else { return nil }
         func refusal(_ kind: CourierError.Kind, _ message: String) -> CourierError {
@@ -72,6 +78,14 @@ struct Redirect: Equatable {
             throw refusal(.invalidResponse, "The server redirected to an address with no valid origin.")
         }
         if !sameOrigin(origin, nextOrigin) {
+            // A body can hold credentials too (a password, a payment): it leaves its origin only
+            // when the app says so.
+            guard changesToGET || !hasBody || allowsCrossOriginBody else {
+                throw refusal(
+                    .unexpectedStatus,
+                    "The server redirected a request with a body to another origin (\(scheme)://\(authority)); the body was not sent there."
+                )
+            }
             for name in credentialFields.headerNames { next.headerFields[name] = nil }
         }
         return Redirect(request: next, origin: nextOrigin, dropsBody: changesToGET)
