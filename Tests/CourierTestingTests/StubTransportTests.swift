@@ -105,11 +105,14 @@ struct StubTransportTests {
         stub.answer(.get("accounts/{id}"), with: .status(.ok))
         stub.answer(.post("login").header(.authorization, "Bearer s3cret"), with: .status(.ok))
         let client = Client.accounts(stub) { $0.commonParameters.headerFields[.authorization] = "Bearer t0ken" }
-        let error = await #expect(throws: CourierError.self) { try await client.send(Request<Void>(.delete, "accounts/3", query: ["api_key": "k3y"])) }
+        let error = await #expect(throws: CourierError.self) {
+            try await client.send(Request<Void>(.delete, "accounts/3", query: ["api_key": "k3y", "total_pages": 2]))
+        }
         let message = try #require(error?.description)
         #expect(error?.kind == .transportFailed)
         #expect(message.contains("No stub matches this request"))
         #expect(message.contains("DELETE https://api.example.com/v2/accounts/3"))
+        #expect(message.contains("total_pages=2"), "only credentials are hidden, so a mismatch can be seen")
         #expect(message.contains("1. GET accounts/{id}"))
         #expect(message.contains("2. POST login header Authorization: <redacted>"))
         for secret in ["s3cret", "t0ken", "k3y"] { #expect(!message.contains(secret), "\(secret) leaked") }

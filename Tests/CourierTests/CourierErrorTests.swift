@@ -70,6 +70,28 @@ struct CourierErrorTests {
         #expect(error.description == "CourierError.serverError GET https://h/x → 500: Boom")
         #expect(!error.description.contains("secret"))
     }
+
+    @Test("a response not understood says what was wrong with it, for the user too")
+    func invalidResponseSaysWhat() {
+        let wrongType = CourierError(.invalidResponse, message: "The server answered with text/html, not an event stream.")
+        #expect(wrongType.localizedDescription == "The server answered with text/html, not an event stream.")
+        #expect(CourierError(.invalidResponse).localizedDescription == "The server's response was not understood.")
+    }
+
+    @Test("a description joins its sentences without doubled punctuation")
+    func descriptionPunctuation() throws {
+        let notJSON = ResponseReader.decodingFailure(
+            DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON. Unexpected end at byte 46."))
+        )
+        var line = CourierError(.decodingFailed, message: "Line 3 could not be read.", underlyingError: notJSON)
+        line.codingPath = "items[3]"
+        let description = line.description
+        #expect(description.hasPrefix("CourierError.decodingFailed: at items[3]: Line 3 could not be read: "))
+        #expect(description.hasSuffix("Unexpected end at byte 46."))
+        #expect(!description.contains(".:") && !description.contains(".."))
+        #expect(ErrorText.joined(["The body was cut.", "byte 46.."]) == "The body was cut: byte 46.")
+        #expect(ErrorText.joined(["Wait...", "then this."]) == "Wait...: then this.")
+    }
 }
 
 @Suite("Public-key pins")

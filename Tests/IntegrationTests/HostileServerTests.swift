@@ -37,6 +37,32 @@ struct HostileServerTests {
         await server.stop()
     }
 
+    struct Tick: Decodable, Equatable, Sendable {
+        var n: Int
+    }
+
+    @Test("a POST event stream whose connection breaks ends with an error, one whose body ends cleanly without", arguments: TransportKind.allCases)
+    func postStreamEnd(transport: TransportKind) async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let event = "data: {\"n\":1}\n\n"
+        let chunk = String(event.utf8.count, radix: 16) + "\r\n" + event + "\r\n"
+        for (reply, breaks) in [(head + chunk, true), (head + chunk + "0\r\n\r\n", false)] {
+            let server = try await HostileServer.start(.reply(reply))
+            var ticks: [Tick] = []
+            let result = await capture {
+                for try await event in Self.client(server, transport).events(Request<Tick>(.post, "ticker")) { ticks.append(event.data) }
+            }
+            #expect(ticks == [Tick(n: 1)])
+            if breaks {
+                #expect(result.error != nil, "a stream cut short is not a complete one")
+            } else {
+                #expect(result.error == nil, "\(result.error?.description ?? "")")
+            }
+            #expect(server.connections == 1, "a POST is never opened again")
+            await server.stop()
+        }
+    }
+
     // AsyncHTTPClient 1.37 traps on a status below 100 followed by a body or the end of the response
     // (HTTPRequestStateMachine: "How can we receive a response body, if we haven't received a head");
     // Courier cannot see the bytes before AsyncHTTPClient parses them. URLSession refuses it cleanly.

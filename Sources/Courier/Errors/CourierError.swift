@@ -42,6 +42,9 @@ public struct CourierError: Error, Sendable {
     public var request: HTTPRequest?
     /// The error that caused this one (a `URLError`, a `DecodingError`, …).
     public var underlyingError: (any Error)?
+    /// Whether ``message`` already hides every credential (as a `Redaction` does), so that
+    /// descriptions show its URLs' other query values instead of masking them all.
+    package var messageIsRedacted = false
 
     /// Creates an error.
     /// - Parameters:
@@ -80,7 +83,7 @@ extension CourierError: LocalizedError {
     /// otherwise a plain description of the kind.
     public var errorDescription: String? {
         switch kind {
-        case .decodingFailed, .encodingFailed, .invalidResponse, .transportFailed, .notConnected, .timedOut,
+        case .decodingFailed, .encodingFailed, .transportFailed, .notConnected, .timedOut,
             .cancelled, .fileAccessFailed, .tooManyRedirects, .insecureRedirect:
             kind.userDescription(status: status)
         default:
@@ -95,13 +98,18 @@ extension CourierError: LocalizedError {
         if let codingPath { parts.append("at \(codingPath)") }
         if let message { parts.append(message) }
         if let underlyingError { parts.append(Self.summary(of: underlyingError)) }
-        return parts.isEmpty ? nil : ErrorText.redactingURLs(in: parts.joined(separator: ": "))
+        guard !parts.isEmpty else { return nil }
+        let reason = ErrorText.joined(parts)
+        return messageIsRedacted && underlyingError == nil ? reason : ErrorText.redactingURLs(in: reason)
     }
 
     /// The cause in one bounded line: a `URLError`'s or `NSError`'s domain, code and description
     /// (not its user info, which repeats the URL), any other error as it describes itself.
     private static func summary(of error: any Error) -> String {
-        if error is CourierError || error is DecodingError || error is CancellationError {
+        if let decodingError = error as? DecodingError {
+            return ErrorText.sanitized(Self.summary(of: decodingError))
+        }
+        if error is CourierError || error is CancellationError {
             return ErrorText.sanitized(String(describing: error))
         }
         let nsError = error as NSError
@@ -109,6 +117,18 @@ extension CourierError: LocalizedError {
             return ErrorText.sanitized("\(nsError.domain) \(nsError.code): \(nsError.localizedDescription)")
         }
         return ErrorText.sanitized(String(describing: error))
+    }
+}
+
+extension CourierError {
+    /// What a `DecodingError` says, without the enum's and context's wrapping.
+    private static func summary(of error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(_, let context), .valueNotFound(_, let context), .typeMismatch(_, let context), .dataCorrupted(let context):
+            context.debugDescription
+        @unknown default:
+            String(describing: error)
+        }
     }
 }
 

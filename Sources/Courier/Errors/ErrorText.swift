@@ -40,6 +40,20 @@ enum ErrorText {
         return result
     }
 
+    /// `parts` as one line, each separated from the next by ": ", without the doubled
+    /// punctuation of a sentence's full stop before the colon or at the end ("read.:", "46..").
+    static func joined(_ parts: [String]) -> String {
+        func withoutFullStop(_ text: Substring) -> Substring {
+            text.hasSuffix(".") && !text.hasSuffix("...") ? text.dropLast() : text
+        }
+        var pieces = parts.map { $0.trimmingCharacters(in: .whitespaces)[...] }.filter { !$0.isEmpty }
+        guard let last = pieces.popLast() else { return "" }
+        var text = pieces.map { String(withoutFullStop($0)) }.joined(separator: ": ")
+        if !text.isEmpty { text += ": " }
+        text += last.hasSuffix("..") && !last.hasSuffix("...") ? String(last.dropLast()) : String(last)
+        return text
+    }
+
     private static func needsSanitizing(_ text: String) -> Bool {
         guard text.utf8.count <= longestMessage else { return true }
         return text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" }

@@ -16,6 +16,11 @@ import HTTPTypes
 /// `Last-Event-ID`. A 204 ends the stream; another status, or a `Content-Type` other than
 /// `text/event-stream`, ends it with an error, without reconnecting. When the consumer stops
 /// iterating, or its task is cancelled, the connection is closed and never reopened.
+///
+/// A stream that does not reconnect (a POST without `Idempotency-Key`, or
+/// ``EventStreamOptions/reconnects`` off) ends without an error when the server ends its body,
+/// which is how many APIs say a stream is complete; a connection that breaks (reset, or a chunked
+/// body cut short) ends it with that error, usually ``CourierError/Kind/notConnected``.
 public struct EventStream<Payload: Sendable>: AsyncSequence, Sendable {
     /// A typed event.
     public typealias Element = ServerEvent<Payload>

@@ -123,6 +123,7 @@ public final class StubTransport: Transport {
             )
             let answer = try self.answer(for: recorded)
             if answer.latency > .zero { try await sleep(answer.latency) }
+            try await answer.gate?.wait()
             return try self.response(answer)
         }
     }
@@ -144,7 +145,12 @@ public final class StubTransport: Transport {
         case .sequence(let responses): return responses[0]
         // Outside the lock, so that it may read the stub (its requests so far).
         case .computed(let respond): return respond(request)
-        case nil: throw CourierError(.transportFailed, message: unmatchedMessage(request))
+        case nil:
+            // The request is described with its credentials hidden, so every other query value
+            // can show, as in the list of registrations.
+            var error = CourierError(.transportFailed, message: unmatchedMessage(request))
+            error.messageIsRedacted = true
+            throw error
         }
     }
 
