@@ -87,9 +87,11 @@ final class Attempt: Sendable {
                     after: response,
                     to: request,
                     origin: origin,
+                    hasBody: body != nil || bodyFile != nil,
                     bodyIsReplayable: body.map { $0.iterationBehavior == .multiple } ?? true,
                     credentialFields: hops.credentialFields,
-                    allowsInsecure: hops.allowsInsecureRedirects
+                    allowsInsecure: hops.allowsInsecureRedirects,
+                    allowsCrossOriginBody: hops.allowsCrossOriginBodyRedirects
                 )
             else {
                 return MiddlewareResponse(
