@@ -22,15 +22,6 @@ struct SpooledStreamTests {
         return transport
     }
 
-    /// Waits until `condition` holds, looking every 10 ms, 3,000 times at most.
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<3000 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return try await condition()
-    }
-
     @Test("a reader that falls 8 MB behind a 23 MB export holds at most 256 KiB in memory and gets every line in order")
     func slowReader() async throws {
         let gauge = SpooledBody.Gauge()
@@ -42,7 +33,7 @@ struct SpooledStreamTests {
             var received: [UInt8] = []
             if let first = try await iterator.next() { received += first }
             // The reader falls behind: it takes nothing more until 8 MB wait for it.
-            #expect(try await Self.eventually { gauge.spilledBytes >= 8 << 20 })
+            #expect(try await eventually { gauge.spilledBytes >= 8 << 20 })
             while let chunk = try await iterator.next() { received += chunk }
 
             let expected = (1...count).map { "{\"id\":\($0),\"title\":\"Record \($0)\"}\n" }.joined()
@@ -64,10 +55,10 @@ struct SpooledStreamTests {
                 try await Task.sleep(for: .seconds(3600))
                 _ = try await iterator.next()
             }
-            #expect(try await Self.eventually { gauge.spilledBytes > 0 })
+            #expect(try await eventually { gauge.spilledBytes > 0 })
             reader.cancel()
             await #expect(throws: CancellationError.self) { try await reader.value }
-            let closed = try await Self.eventually {
+            let closed = try await eventually {
                 try await client.send(Request<Stats>(.get, "events/stats")).closedByClient == 1
             }
             #expect(closed, "the server saw the connection close")
@@ -91,7 +82,7 @@ struct SpooledStreamTests {
             for await _ in started.stream { break }
             reader.cancel()
             _ = await reader.result
-            let closed = try await Self.eventually {
+            let closed = try await eventually {
                 try await client.send(Request<Stats>(.get, "events/stats")).closedByClient == 1
             }
             #expect(closed, "the server saw the connection close")

@@ -26,6 +26,8 @@ public struct StubResponse: Sendable {
     public var chunkSize: Int?
     /// The bytes per second the body arrives at, on the stub's clock; unlimited when `nil`.
     public var bytesPerSecond: Int?
+    /// What holds the answer back until the test opens it; nothing when `nil`.
+    public var gate: StubGate?
 
     init(_ outcome: Outcome) {
         self.outcome = outcome
@@ -138,6 +140,16 @@ public struct StubResponse: Sendable {
     public func delayed(by latency: Duration) -> StubResponse {
         var copy = self
         copy.latency = latency
+        return copy
+    }
+
+    /// This answer once `gate` is open: until then the request waits, as at a server that has not
+    /// answered yet, and ends as over a network when its call is cancelled or times out.
+    /// - Parameter gate: What holds the answer back.
+    /// - Returns: The held answer.
+    public func held(until gate: StubGate) -> StubResponse {
+        var copy = self
+        copy.gate = gate
         return copy
     }
 
