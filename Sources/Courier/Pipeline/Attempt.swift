@@ -33,9 +33,9 @@ final class Attempt: Sendable {
     ///   (the context's number, plus any the transport made by itself).
     func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> MiddlewareResponse {
         if let coalescer, RequestCoalescer.coalesces(request, body: body, delivery: exchange.delivery) {
-            // The shared exchange runs in a task of its own, which its last caller cancels.
-            return try await coalescer.response(for: request, context: context, call: call, limit: exchange.delivery.limit) {
-                try await self.followingRedirects(request, body: body, context: context, interruption: .none)
+            // The first caller sends, in its own task as below; identical callers meanwhile wait.
+            return try await coalescer.response(for: request, context: context, call: call, limit: exchange.delivery.limit) { interruption in
+                try await self.followingRedirects(request, body: body, context: context, interruption: interruption)
             }
         }
         let clock = context.elapsedClock

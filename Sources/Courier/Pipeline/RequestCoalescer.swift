@@ -5,43 +5,51 @@ import OpenAPIRuntime
 /// Identical `GET` and `HEAD` requests of one client in flight at the same time, sent once
 /// (``Configuration/coalescesRequests``).
 ///
-/// The first caller starts a shared exchange in a task of its own, counted once in
-/// ``Client/activity``; each identical caller after it joins until the response has arrived.
-/// Every caller gets its own copy of the response (or the error) and its own facts, and waits
-/// only as long as its own deadline allows. A caller that is cancelled or times out leaves
-/// without disturbing the others; the exchange is cancelled when its last caller leaves, and by
-/// ``Client/cancelAll()``. A caller that arrives once the response is in starts a new exchange: no
-/// joining caller is ever left without an answer.
+/// The first caller runs the exchange itself, in its own task and with its own deadline, exactly
+/// as a call that is not coalesced: an uncontended call pays a lock and a lookup. Each identical
+/// caller that arrives while it is in flight joins and waits, counted out of ``Client/activity``
+/// meanwhile, and gets its own copy of the response (or the error) and its own facts. A joiner
+/// that is cancelled or times out leaves without disturbing the others. When the first caller
+/// leaves (cancelled, past its deadline, or by ``Client/cancelAll()``), its exchange ends with it
+/// and a remaining joiner becomes the first caller and sends the request again: a first caller
+/// that leaves costs one more request, which is safe because only `GET` and `HEAD` are coalesced.
+/// A caller that arrives once the response is in starts a new exchange.
 final class RequestCoalescer: Sendable {
-    /// What every caller of a shared exchange gets.
+    /// What every caller of an exchange gets.
     private struct Shared: Sendable {
         /// The response and its facts, without its body.
         var result: MiddlewareResponse
         var body: HTTPBody.ByteChunk?
         /// Sends beyond one per attempt (the transport's own).
         var extraAttempts: Int
+
+        /// A caller's own copy, counting its own attempts.
+        func response(attempt: Int) -> MiddlewareResponse {
+            var response = result
+            response.body = body.map { HTTPBody($0) }
+            response.attempts = attempt + extraAttempts
+            return response
+        }
     }
 
-    /// One shared exchange and its callers. A reference, so that its state is changed in place.
-    // @unchecked: every property but the constants is used under the coalescer's lock only.
+    /// What tells the waiting callers that the first caller left: one of them sends again.
+    private struct HandOver: Error {}
+
+    /// One exchange in flight and the callers waiting for it. A reference, so that its state is
+    /// changed in place.
+    // @unchecked: every property but `key` is used under the coalescer's lock only.
     private final class Exchange: @unchecked Sendable {
         let key: CoalescingKey
-        /// The exchange as one call of the client, counted in ``Client/activity`` until it ends
-        /// or its last caller leaves.
-        let call: InFlightCall
         /// Callers that joined and have not left.
-        var callers: Set<UInt64>
+        var joiners: Set<UInt64> = []
         var continuations: [UInt64: CheckedContinuation<Shared, any Error>] = [:]
-        /// Callers that left before they began to wait.
+        /// Joiners that left before they began to wait.
         var departed: Set<UInt64> = []
-        var task: (any CancellableWork)?
-        /// The answer, once it is in: for callers that joined and had not begun to wait.
+        /// The answer, once it is in, or ``HandOver``: for joiners that had not begun to wait.
         var outcome: Result<Shared, any Error>?
 
-        init(key: CoalescingKey, call: InFlightCall, caller: UInt64) {
+        init(key: CoalescingKey) {
             self.key = key
-            self.call = call
-            self.callers = [caller]
         }
     }
 
@@ -50,7 +58,18 @@ final class RequestCoalescer: Sendable {
         var exchanges: [CoalescingKey: Exchange] = [:]
     }
 
+    /// A caller's place: the first, who sends, or a joiner, who waits.
+    private enum Role {
+        case first(Exchange)
+        case joiner(UInt64, Exchange)
+    }
+
     private let state = LockedState(State())
+
+    /// How many callers wait for an exchange in flight, for tests.
+    var waitingCount: Int {
+        state.withLock { state in state.exchanges.values.reduce(0) { $0 + $1.continuations.count } }
+    }
 
     /// Whether a request is sent once for all identical callers: `GET` or `HEAD`, no body, and a
     /// response wanted whole in memory.
@@ -58,14 +77,14 @@ final class RequestCoalescer: Sendable {
         (request.method == .get || request.method == .head) && body == nil && delivery.collectsAll
     }
 
-    /// The response to `request`, from an identical exchange in flight or from a new one that
-    /// runs `exchange`.
+    /// The response to `request`: from the identical exchange in flight, or from `exchange` run
+    /// by this caller when there is none (or when the first caller of the one in flight leaves).
     /// - Parameters:
     ///   - request: The request as it is sent.
     ///   - context: The caller's context: its origin, its attempt, its timeout and clock.
     ///   - call: The caller's call.
     ///   - limit: The most bytes of the body.
-    ///   - exchange: One attempt at the request, following redirects.
+    ///   - exchange: One attempt at the request, following redirects, ended by the interruption.
     /// - Returns: The caller's own copy of the response.
     /// - Throws: The exchange's error; ``CourierError/Kind/timedOut`` when the caller's own
     ///   deadline passed first; `CancellationError` when the caller was cancelled.
@@ -74,110 +93,127 @@ final class RequestCoalescer: Sendable {
         context: MiddlewareContext,
         call: InFlightCall,
         limit: Int,
-        exchange: @escaping @Sendable () async throws -> MiddlewareResponse
+        exchange: nonisolated(nonsending) (ExchangeInterruption) async throws -> MiddlewareResponse
     ) async throws -> MiddlewareResponse {
         let clock = context.elapsedClock
+        // One deadline for the caller, whether it waits, sends, or first waits and then sends.
+        let deadline = clock.now() + context.timeout
+        let key = CoalescingKey(request, origin: context.origin)
+        while true {
+            switch role(for: key) {
+            case .first(let shared):
+                return try await send(shared, context: context, call: call, deadline: deadline, limit: limit, exchange: exchange)
+            case .joiner(let caller, let shared):
+                if let answer = try await wait(caller, for: shared, context: context, call: call, deadline: deadline) {
+                    return answer
+                }
+            }
+        }
+    }
+
+    /// The caller's place in the exchange for `key`: the first when there is none in flight.
+    private func role(for key: CoalescingKey) -> Role {
+        state.withLock { state in
+            if let exchange = state.exchanges[key] {
+                state.nextID += 1
+                exchange.joiners.insert(state.nextID)
+                return .joiner(state.nextID, exchange)
+            }
+            let exchange = Exchange(key: key)
+            state.exchanges[key] = exchange
+            return .first(exchange)
+        }
+    }
+
+    /// The first caller's part: runs the exchange in the calling task, as an attempt that is not
+    /// coalesced runs, then answers the joiners, or hands over to them when it leaves.
+    nonisolated(nonsending) private func send(
+        _ shared: Exchange,
+        context: MiddlewareContext,
+        call: InFlightCall,
+        deadline: Duration,
+        limit: Int,
+        exchange: nonisolated(nonsending) (ExchangeInterruption) async throws -> MiddlewareResponse
+    ) async throws -> MiddlewareResponse {
+        var interrupted = false
+        do {
+            let answer = try await call.interruptible(
+                deadline: deadline,
+                clock: context.elapsedClock,
+                timeoutError: Attempt.timeoutError(after: context.timeout)
+            ) { interruption in
+                do {
+                    var result = try await exchange(interruption)
+                    let body = result.body == nil ? nil : try await ResponseBody.bytes(of: result.body, upTo: limit)
+                    let extraAttempts = result.attempts - context.attempt
+                    result.body = nil
+                    return Shared(result: result, body: body, extraAttempts: extraAttempts)
+                } catch {
+                    interrupted = interruption.isInterrupted
+                    throw error
+                }
+            }
+            finish(shared, with: .success(answer))
+            return answer.response(attempt: context.attempt)
+        } catch {
+            // The caller left (its deadline, its cancellation, `cancelAll()`): the joiners are not
+            // bound by that, and one of them sends again. Any other failure is the answer.
+            let left = interrupted || Task.isCancelled || error is CancellationError
+            finish(shared, with: left ? .failure(HandOver()) : .failure(error))
+            throw error
+        }
+    }
+
+    /// A joiner's part: waits for the first caller's answer within the caller's own deadline.
+    /// - Returns: The answer, or `nil` when the first caller left and this caller should try again.
+    nonisolated(nonsending) private func wait(
+        _ caller: UInt64,
+        for shared: Exchange,
+        context: MiddlewareContext,
+        call: InFlightCall,
+        deadline: Duration
+    ) async throws -> MiddlewareResponse? {
         let registry = call.registry
-        guard let registration = registry.insert(for: call, deadline: clock.now() + context.timeout, clock: clock) else {
+        guard let registration = registry.insert(for: call, deadline: deadline, clock: context.elapsedClock) else {
+            leave(caller, shared)
             throw CancellationError()
         }
-        let (caller, shared, leads) = join(CoalescingKey(request, origin: context.origin), registry: registry)
-        if leads { start(shared, attempt: context.attempt, limit: limit, exchange: exchange) }
         registry.attach(registration, Departure(coalescer: self, caller: caller, exchange: shared))
+        // The exchange is counted once, with its first caller.
         registry.setCounted(call, false)
         defer { registry.setCounted(call, true) }
         do {
             let answer = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    wait(caller, in: shared, continuation)
+                    attach(caller, to: shared, continuation)
                 }
             } onCancel: {
                 leave(caller, shared)
             }
             registry.remove(registration)
-            var result = answer.result
-            result.body = answer.body.map { HTTPBody($0) }
-            result.attempts = context.attempt + answer.extraAttempts
-            return result
+            return answer.response(attempt: context.attempt)
+        } catch is HandOver {
+            registry.remove(registration)
+            return nil
         } catch {
             if registry.remove(registration) && !Task.isCancelled { throw Attempt.timeoutError(after: context.timeout) }
             throw error
         }
     }
 
-    /// Adds a caller to the exchange for `key`, or starts one.
-    /// - Returns: The caller's id, its exchange, and whether the caller starts it.
-    private func join(_ key: CoalescingKey, registry: InFlightRequests) -> (caller: UInt64, exchange: Exchange, leads: Bool) {
-        // Counted before the lock is taken; given back when the caller joins an exchange.
-        let call = registry.begin()
-        let joined = state.withLock { state -> (UInt64, Exchange, Bool) in
-            state.nextID += 1
-            let caller = state.nextID
-            if let exchange = state.exchanges[key] {
-                exchange.callers.insert(caller)
-                return (caller, exchange, false)
-            }
-            let exchange = Exchange(key: key, call: call, caller: caller)
-            state.exchanges[key] = exchange
-            return (caller, exchange, true)
-        }
-        if !joined.2 { call.end() }
-        return joined
-    }
-
-    /// Runs the shared exchange in a task of its own, then answers every caller.
-    ///
-    /// The task is not registered with the client: every caller is, so ``Client/cancelAll()`` and
-    /// the callers' deadlines reach it through its callers, the last of whom cancels it. It is an
-    /// ordinary task, not one started on the calling thread: with 64 identical-shaped calls in
-    /// flight over AsyncHTTPClient, starting each exchange on its caller's thread cost 15–25 % of
-    /// the throughput (`courier-bench --external-server`), one request's setup no longer running
-    /// beside the next caller's; and after a storm of random cancellations (`RandomCancellationTests`)
-    /// AsyncHTTPClient's pool still held up to 512 of the cancelled requests, which it then ran one
-    /// by one ahead of the next call.
-    private func start(
-        _ shared: Exchange,
-        attempt: Int,
-        limit: Int,
-        exchange: @escaping @Sendable () async throws -> MiddlewareResponse
-    ) {
-        let task = Task {
-            let outcome: Result<Shared, any Error>
-            do {
-                var result = try await exchange()
-                let body = result.body == nil ? nil : try await ResponseBody.bytes(of: result.body, upTo: limit)
-                let extraAttempts = result.attempts - attempt
-                result.body = nil
-                outcome = .success(Shared(result: result, body: body, extraAttempts: extraAttempts))
-            } catch {
-                outcome = .failure(error)
-            }
-            self.finish(shared, with: outcome)
-        }
-        let abandoned = state.withLock { _ -> Bool in
-            guard !shared.callers.isEmpty, shared.outcome == nil else { return true }
-            shared.task = task
-            return false
-        }
-        if abandoned { task.cancel() }
-    }
-
-    /// Answers every caller of `shared`.
+    /// Ends `shared`: later callers start a new exchange, and every joiner gets `outcome`.
     private func finish(_ shared: Exchange, with outcome: Result<Shared, any Error>) {
-        let continuations = state.withLock { state -> [CheckedContinuation<Shared, any Error>]? in
-            guard shared.outcome == nil, !shared.callers.isEmpty else { return nil }
-            shared.outcome = outcome
+        let continuations = state.withLock { state in
             if state.exchanges[shared.key] === shared { state.exchanges[shared.key] = nil }
+            shared.outcome = outcome
             defer { shared.continuations = [:] }
             return Array(shared.continuations.values)
         }
-        guard let continuations else { return }
-        shared.call.end()
         for continuation in continuations { continuation.resume(with: outcome) }
     }
 
-    /// Waits for the caller's answer.
-    private func wait(_ caller: UInt64, in shared: Exchange, _ continuation: CheckedContinuation<Shared, any Error>) {
+    /// Waits for the answer, or takes it when it is in already.
+    private func attach(_ caller: UInt64, to shared: Exchange, _ continuation: CheckedContinuation<Shared, any Error>) {
         let ready = state.withLock { _ -> Result<Shared, any Error>? in
             if shared.departed.remove(caller) != nil { return .failure(CancellationError()) }
             if let outcome = shared.outcome { return outcome }
@@ -187,25 +223,18 @@ final class RequestCoalescer: Sendable {
         if let ready { continuation.resume(with: ready) }
     }
 
-    /// Takes the caller out of its exchange (cancelled, or past its deadline); cancels the
-    /// exchange when it was the last.
+    /// Takes a joiner out of its exchange (cancelled, or past its deadline).
     private func leave(_ caller: UInt64, _ shared: Exchange) {
-        let (continuation, abandoned) = state.withLock { state -> (CheckedContinuation<Shared, any Error>?, Bool) in
-            guard shared.outcome == nil, shared.callers.remove(caller) != nil else { return (nil, false) }
+        let continuation = state.withLock { _ -> CheckedContinuation<Shared, any Error>? in
+            guard shared.outcome == nil, shared.joiners.remove(caller) != nil else { return nil }
             let continuation = shared.continuations.removeValue(forKey: caller)
             if continuation == nil { shared.departed.insert(caller) }
-            guard shared.callers.isEmpty else { return (continuation, false) }
-            if state.exchanges[shared.key] === shared { state.exchanges[shared.key] = nil }
-            return (continuation, true)
+            return continuation
         }
         continuation?.resume(throwing: CancellationError())
-        if abandoned {
-            shared.call.end()
-            state.withLock { _ in shared.task }?.cancel()
-        }
     }
 
-    /// How a caller's registration with its client leaves the exchange when its deadline passes
+    /// How a joiner's registration with its client leaves the exchange when its deadline passes
     /// or ``Client/cancelAll()`` cancels it.
     private struct Departure: CancellableWork {
         let coalescer: RequestCoalescer

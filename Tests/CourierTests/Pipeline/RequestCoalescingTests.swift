@@ -5,122 +5,142 @@ import HTTPTypes
 import TestSupport
 import Testing
 
-/// Identical GETs in flight share one exchange; every caller keeps its own answer, deadline and
-/// cancellation.
+/// Identical GETs in flight are sent once: the first caller sends, in its own task; callers that
+/// arrive meanwhile wait for its answer, each keeping its own deadline and cancellation; when the
+/// first caller leaves, a remaining one sends again.
 @Suite("Identical requests in flight are sent once")
 struct RequestCoalescingTests {
-    /// A transport that holds every request until released, counting sends and cancellations.
-    final class HeldTransport: Transport {
-        let contentCodings: Set<ContentCoding> = []
-        let sends = LockedBox(0)
-        let cancellations = LockedBox(0)
-        private let waiting = LockedBox<[CheckedContinuation<Void, Never>]>([])
-        private let released = LockedBox(false)
-
-        func send(_ request: TransportRequest) async throws -> TransportResponse {
-            sends.increment()
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    let resumeNow = released.value || Task.isCancelled
-                    if resumeNow { continuation.resume() } else { waiting.append(continuation) }
-                }
-            } onCancel: {
-                cancellations.increment()
-                release()
-            }
-            try Task.checkCancellation()
-            return TransportResponse(
-                response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]),
-                body: HTTPBody(#"{"n":1}"#)
-            )
-        }
-
-        func release() {
-            released.mutate { $0 = true }
-            let continuations = waiting.mutate { list in
-                defer { list = [] }
-                return list
-            }
-            for continuation in continuations { continuation.resume() }
-        }
-    }
-
-    let transport = HeldTransport()
+    let stub = StubTransport()
+    let gate = StubGate()
     let item = Request<JSONValue>(.get, "item")
 
-    func client(timeout: Duration = .seconds(30)) -> Client {
-        Client(baseURL: "https://api.example.com", transport: transport) { $0.timeout = timeout }
+    init() {
+        stub.answer(.get("item"), with: .json(["n": 1]).held(until: gate))
     }
 
-    /// Waits until `condition` holds, or about five seconds.
-    func eventually(_ condition: () -> Bool) async {
-        for _ in 0..<500 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
+    func client(timeout: Duration = .seconds(30)) -> Client {
+        Client(baseURL: "https://api.example.com", transport: stub) { $0.timeout = timeout }
     }
+
+    /// How many requests reached the stub.
+    var sends: Int { stub.requests.count }
 
     @Test("callers waiting together get one send, each its own value and facts, and activity counts one")
     func shared() async throws {
         let client = client()
         let calls = (0..<10).map { _ in Task { try await client.response(for: item) } }
-        await eventually { client.inFlightCount == 1 && transport.sends.value == 1 }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(client.inFlightCount == 1, "the shared exchange counts once")
-        transport.release()
+        #expect(await eventually { gate.waitingCount == 1 && client.coalescer.waitingCount == 9 })
+        #expect(client.inFlightCount == 1, "the exchange counts once, with its first caller")
+        gate.open()
         for call in calls {
             let response = try await call.value
             #expect(response.value == ["n": 1])
             #expect(response.attempts == 1)
         }
-        #expect(transport.sends.value == 1)
+        #expect(sends == 1)
         #expect(client.inFlightCount == 0)
     }
 
-    @Test("cancelling one caller leaves the others; the send is cancelled when the last one leaves")
-    func cancellation() async throws {
+    @Test("a joiner that is cancelled leaves; the first caller's exchange goes on and answers the rest")
+    func joinerLeaves() async throws {
         let client = client()
         let first = Task { await capture { try await client.send(item) } }
-        let second = Task { await capture { try await client.send(item) } }
-        await eventually { transport.sends.value == 1 }
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually { gate.waitingCount == 1 })
+        let leaving = Task { await capture { try await client.send(item) } }
+        let staying = Task { await capture { try await client.send(item) } }
+        #expect(await eventually { client.coalescer.waitingCount == 2 })
+        leaving.cancel()
+        #expect(await leaving.value.error?.kind == .cancelled)
+        #expect(gate.cancelledCount == 0, "the exchange goes on for the others")
+        gate.open()
+        #expect(try await first.value.get() == ["n": 1])
+        #expect(try await staying.value.get() == ["n": 1])
+        #expect(sends == 1)
+    }
+
+    @Test("a first caller that is cancelled ends its exchange; a joiner sends again and is answered")
+    func firstCallerLeaves() async throws {
+        let client = client()
+        let first = Task { await capture { try await client.send(item) } }
+        #expect(await eventually { gate.waitingCount == 1 })
+        let joiner = Task { await capture { try await client.send(item) } }
+        #expect(await eventually { client.coalescer.waitingCount == 1 })
         first.cancel()
         #expect(await first.value.error?.kind == .cancelled)
-        #expect(transport.cancellations.value == 0, "the other caller still waits")
-        second.cancel()
-        #expect(await second.value.error?.kind == .cancelled)
-        await eventually { transport.cancellations.value == 1 }
-        #expect(transport.cancellations.value == 1)
+        #expect(await eventually { sends == 2 && gate.waitingCount == 1 }, "one more request, from the joiner")
+        #expect(gate.cancelledCount == 1)
+        gate.open()
+        #expect(try await joiner.value.get() == ["n": 1])
+        #expect(sends == 2)
         #expect(client.inFlightCount == 0)
+    }
+
+    @Test("a first caller that times out while 100 joiners wait costs one more request, and all 100 are answered")
+    func firstCallerTimesOut() async throws {
+        // Deadlines pass on a clock the test moves, only once every joiner waits.
+        let clock = ManualClock()
+        let client = Client(baseURL: "https://api.example.com", transport: stub) {
+            $0.clock = clock
+            $0.timeout = .seconds(30)
+        }
+        let first = Task { await capture { try await client.send(item.timeout(.seconds(1))) } }
+        #expect(await eventually { gate.waitingCount == 1 })
+        let joiners = (0..<100).map { _ in Task { await capture { try await client.send(item) } } }
+        #expect(await eventually { client.coalescer.waitingCount == 100 })
+        await clock.advance(by: .seconds(2))
+        #expect(await first.value.error?.kind == .timedOut)
+        #expect(await eventually { sends == 2 && gate.waitingCount == 1 && client.coalescer.waitingCount == 99 })
+        gate.open()
+        for joiner in joiners { #expect(try await joiner.value.get() == ["n": 1]) }
+        #expect(sends == 2)
+        #expect(client.inFlightCount == 0)
+    }
+
+    @Test("a caller that arrives while the joiner sends again joins that exchange")
+    func lateJoinerDuringResend() async throws {
+        let client = client()
+        let first = Task { await capture { try await client.send(item) } }
+        #expect(await eventually { gate.waitingCount == 1 })
+        let joiner = Task { await capture { try await client.send(item) } }
+        #expect(await eventually { client.coalescer.waitingCount == 1 })
+        first.cancel()
+        #expect(await eventually { sends == 2 && gate.waitingCount == 1 })
+        let late = Task { await capture { try await client.send(item) } }
+        #expect(await eventually { client.coalescer.waitingCount == 1 })
+        gate.open()
+        #expect(try await joiner.value.get() == ["n": 1])
+        #expect(try await late.value.get() == ["n": 1])
+        #expect(sends == 2)
     }
 
     @Test("each caller keeps its own deadline")
     func ownDeadlines() async throws {
-        // One client; the second caller's endpoint has a shorter timeout.
         let client = client()
         let slow = Task { await capture { try await client.send(item) } }
-        await eventually { transport.sends.value == 1 }
+        #expect(await eventually { gate.waitingCount == 1 })
         let quick = await capture { try await client.send(item.timeout(.milliseconds(200))) }
         #expect(quick.error?.kind == .timedOut)
-        #expect(transport.cancellations.value == 0)
-        transport.release()
+        #expect(gate.cancelledCount == 0)
+        gate.open()
         #expect(try await slow.value.get() == ["n": 1])
-        #expect(transport.sends.value == 1)
+        #expect(sends == 1)
     }
 
-    @Test("cancelAll cancels every caller and the shared send")
+    @Test("cancelAll ends every caller and the exchange, and sends nothing again")
     func cancelAll() async throws {
         let client = client()
         let calls = (0..<5).map { _ in Task { await capture { try await client.send(item) } } }
-        await eventually { transport.sends.value == 1 }
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually { gate.waitingCount == 1 && client.coalescer.waitingCount == 4 })
         client.cancelAll()
         for call in calls { #expect(await call.value.error?.kind == .cancelled) }
-        await eventually { transport.cancellations.value == 1 }
-        #expect(transport.cancellations.value == 1)
+        #expect(gate.cancelledCount == 1)
+        #expect(sends == 1)
         #expect(client.inFlightCount == 0)
     }
 
     @Test("a caller arriving as the answer lands is always answered: 2,000 callers in waves")
     func lateJoiners() async throws {
-        transport.release()
+        gate.open()
         let client = client()
         let answered = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<2_000 {
@@ -137,7 +157,8 @@ struct RequestCoalescingTests {
 
     @Test("with coalescing off, or for a POST, every caller sends")
     func notCoalesced() async throws {
-        transport.release()
+        gate.open()
+        stub.answer(.post("item"), with: .json(["n": 1]))
         let client = client()
         client.configuration.coalescesRequests = false
         async let a: JSONValue = client.send(item)
@@ -148,7 +169,7 @@ struct RequestCoalescingTests {
         async let c: JSONValue = on.send(post)
         async let d: JSONValue = on.send(post)
         _ = try await (c, d)
-        #expect(transport.sends.value == 4)
+        #expect(sends == 4)
     }
 
     @Test("requests with different credentials, Accept or query are not merged")
@@ -159,9 +180,9 @@ struct RequestCoalescingTests {
             item.header(.accept, "text/csv"), Request<JSONValue>(.get, "item", query: ["page": 2]), item,
         ]
         let calls = variants.map { request in Task { try await client.send(request) } }
-        await eventually { transport.sends.value == 5 }
-        #expect(transport.sends.value == 5)
-        transport.release()
+        #expect(await eventually { gate.waitingCount == 5 })
+        gate.open()
         for call in calls { _ = try await call.value }
+        #expect(sends == 5)
     }
 }
