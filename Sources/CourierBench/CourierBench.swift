@@ -140,10 +140,14 @@ struct CourierBench: AsyncParsableCommand {
             await server.stop()
             return
         }
-        // Against a server of its own, raw AsyncHTTPClient runs as a user would start it: with its
-        // default configuration. Courier's transport uses Courier's.
+        // Against a server of its own, raw AsyncHTTPClient runs with its default configuration but
+        // Courier's connection pool (64 connections per host, not 8), so that a ratio at 64 in
+        // flight compares the layer, not the pools. Courier's transport uses Courier's.
+        var rawConfiguration = HTTPClient.Configuration()
+        rawConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
+            HTTPClient.courierConfiguration().connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit
         let rawHTTPClient =
-            server.isExternal ? HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init()) : .courierShared
+            server.isExternal ? HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: rawConfiguration) : .courierShared
         let raw = RawClients(baseURL: server.baseURL, httpClient: rawHTTPClient, session: .shared)
         let ahcClient = Client(baseURL: BaseURL(server.baseURL), transport: .asyncHTTPClient(.courierShared))
         let urlSessionClient = Client(baseURL: BaseURL(server.baseURL), transport: .urlSession(.shared))
