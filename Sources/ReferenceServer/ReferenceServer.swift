@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOPosix
 import NIOSSL
 import ServiceLifecycle
 
@@ -287,6 +288,12 @@ public final class ReferenceServer: Sendable {
     }
 
     /// Runs one application in a task; returns once it listens.
+    /// The server's own I/O threads, as a server on another machine has: never the client's
+    /// (NIO's shared group, where AsyncHTTPClient runs). On shared threads, a client's connection
+    /// completed only once the server had worked through what a storm of cancelled calls left it,
+    /// and a busy machine made that last past the client's 5-second connect timeout.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+
     private static func run(
         _ router: Router<ReferenceRequestContext>,
         server: HTTPServerBuilder,
@@ -307,6 +314,7 @@ public final class ReferenceServer: Sendable {
                 portContinuation.yield(channel.localAddress?.port ?? port)
                 portContinuation.finish()
             },
+            eventLoopGroupProvider: .shared(eventLoops),
             logger: logger
         )
         var configuration = ServiceGroupConfiguration(services: [app], logger: logger)
