@@ -3,6 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// What a hostile or broken server sends, from a raw socket, through every transport.
 @Suite("Nothing a server sends crashes, hangs or exhausts the client")
 struct HostileServerTests {
@@ -10,12 +14,26 @@ struct HostileServerTests {
         _ server: HostileServer,
         _ transport: TransportKind,
         limit: Int = 16 * 1024 * 1024,
-        middleware: [any Middleware] = []
+        middleware: [any Middleware] = [],
+        ownConnections: Bool = false
     ) -> Client {
-        Client(baseURL: BaseURL(server.baseURL), transport: transport.make()) {
+        Client(baseURL: BaseURL(server.baseURL), transport: ownConnections ? Self.ownConnections(transport) : transport.make()) {
             $0.maximumResponseBodySize = limit
             $0.timeout = .seconds(10)
             $0.middleware = middleware
+        }
+    }
+
+    /// A transport whose connection pool no other test shares. URLSession's shared session keeps a
+    /// few idle connections for the whole process: with suites running side by side, another
+    /// test's connections can push out the one a test kept alive, and its next request then opens
+    /// a new connection instead of reusing that one.
+    static func ownConnections(_ transport: TransportKind) -> any Transport {
+        switch transport {
+        case .urlSession: .urlSession(URLSession(configuration: URLSession.courierConfiguration()))
+        #if AsyncHTTPClient
+        case .asyncHTTPClient: transport.make()
+        #endif
         }
     }
 
@@ -171,7 +189,7 @@ struct HostileServerTests {
     @Test("a kept-alive connection closed under a GET is sent again on a new one, and counts as an attempt", arguments: TransportKind.allCases)
     func resendOnClosedConnection(transport: TransportKind) async throws {
         let server = try await HostileServer.start(Self.closedUnderSecondRequest(answering: "{}"))
-        let client = Self.client(server, transport)
+        let client = Self.client(server, transport, ownConnections: true)
         let first = try await client.response(for: Request<[String: Int]>(.get, "x"))
         let second = try await client.response(for: Request<[String: Int]>(.get, "x"))
         #expect(first.attempts == 1)
@@ -186,7 +204,7 @@ struct HostileServerTests {
     @Test("a PUT with a body, on a kept-alive connection closed under it, is sent again on a new one", arguments: TransportKind.allCases)
     func resendPutOnClosedConnection(transport: TransportKind) async throws {
         let server = try await HostileServer.start(Self.closedUnderSecondRequest(answering: ""))
-        let client = Self.client(server, transport)
+        let client = Self.client(server, transport, ownConnections: true)
         let put = Request<Void>(.put, "x", body: .json(["name": "Ada"]))
         try await client.send(put)
         let second = try await client.response(for: put)
