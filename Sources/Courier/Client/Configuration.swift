@@ -84,8 +84,9 @@ public struct Configuration: Sendable {
     /// (credentials, cookies, `Accept`, `Accept-Language`, `Accept-Encoding` and any other field
     /// included; only tracing identifiers such as `traceparent` are left out). Each caller gets its
     /// own value or error and its own facts, waits within its own timeout, and can be cancelled
-    /// without affecting the others; the request is cancelled only when every caller has left.
-    /// Calls that stream or download their body, or send one, are never merged.
+    /// without affecting the others. The first caller sends the request in its own task, as with
+    /// coalescing off; when it leaves (cancelled, or past its deadline), a caller still waiting
+    /// sends it again. Calls that stream or download their body, or send one, are never merged.
     public var coalescesRequests = true
     /// The steps every request passes through on its way to the transport, outermost first; none
     /// by default. See ``Middleware`` for the order and the built-in steps.

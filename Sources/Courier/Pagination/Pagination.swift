@@ -55,9 +55,10 @@ public struct Pagination<Page: Sendable>: Sendable {
     }
 
     /// The response's `Link` field (RFC 8288): the target of `rel="next"`, resolved against the
-    /// response's URL. A target on another origin (scheme, host and port) is refused with
-    /// ``CourierError/Kind/invalidResponse``; the request's own query parameters that the target
-    /// does not set are kept.
+    /// response's URL. A target on another origin (scheme, host and port, so plain http from
+    /// https too) is refused: the page that carries it is delivered, and the sequence then throws
+    /// ``CourierError/Kind/invalidResponse`` naming the refused origin. The request's own query
+    /// parameters that the target does not set are kept.
     public static var link: Pagination {
         Pagination { request, page throws(CourierError) in
             let links = page.headerFields[values: .link].flatMap { WebLink.links(in: $0) }

@@ -1,5 +1,5 @@
 /// Work a client has in flight: its calls, and what each call runs (its middleware's task, each
-/// attempt's ``ExchangeInterruption``, each wait on a shared exchange). How ``Client/cancelAll()``
+/// attempt's ``ExchangeInterruption``, each wait for an identical call's exchange). How ``Client/cancelAll()``
 /// reaches each call, how attempts' timeouts fire, and what ``Client/activity`` reports.
 ///
 /// One watchdog task per registry (running only while work with a deadline is in flight) checks
@@ -174,8 +174,8 @@ final class InFlightRequests: Sendable {
     }
 }
 
-/// Work ``InFlightRequests`` can cancel: a task of a call, an attempt's interruption, a wait on a
-/// shared exchange.
+/// Work ``InFlightRequests`` can cancel: a task of a call, an attempt's interruption, a wait for
+/// an identical call's exchange.
 protocol CancellableWork: Sendable {
     func cancel()
 }
