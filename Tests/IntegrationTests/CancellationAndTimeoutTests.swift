@@ -314,6 +314,8 @@ private struct RetryingWithoutDelayAfterTimeout: Middleware {
         } catch let error as CourierError where error.kind == .timedOut {
             var again = context
             again.attempt += 1
+            // Room for the second attempt on a busy machine: the first proved the deadline.
+            again.timeout = .seconds(30)
             var request = request
             request.headerFields[.fault] = nil
             return try await next(request, body, again)
