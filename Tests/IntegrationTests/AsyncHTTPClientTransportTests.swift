@@ -26,10 +26,12 @@ struct AsyncHTTPClientTransportTests {
     )
     func deadlineCoversTheHeadOnly(withProgress: Bool) async throws {
         let server = try await ReferenceServer.start(.init())
-        let transport = HTTPClientTransport(deadline: .seconds(1))
-        let client = Client(baseURL: BaseURL("\(server.baseURL)/echo"), transport: transport) { $0.timeout = .seconds(20) }
-        // One byte every 10 ms: an echo of a few hundred bytes takes longer than a second.
-        let request = Request<Data>(.get, "slow").header(.fault, "trickle=10")
+        // Room for the head on a busy machine: the deadline is 4 s, and at one byte every 20 ms an
+        // echo of a few hundred bytes takes longer than that.
+        let deadline = Duration.seconds(4)
+        let transport = HTTPClientTransport(deadline: deadline)
+        let client = Client(baseURL: BaseURL("\(server.baseURL)/echo"), transport: transport) { $0.timeout = .seconds(60) }
+        let request = Request<Data>(.get, "slow").header(.fault, "trickle=20")
         let started = ContinuousClock.now
         let result = await capture {
             withProgress ? try await client.send(request, progress: { _ in }) : try await client.send(request)
@@ -37,7 +39,7 @@ struct AsyncHTTPClientTransportTests {
         let elapsed = ContinuousClock.now - started
         await server.stop()
         #expect(result.error == nil, "\(String(describing: result.error))")
-        #expect(elapsed > .seconds(1), "the body took \(elapsed): too short to show anything")
+        #expect(elapsed > deadline, "the body took \(elapsed): too short to show anything")
     }
 
     @Test("a request body longer or shorter than the length it declares is an invalid request", arguments: [5, 15])
