@@ -55,8 +55,8 @@ struct OfflineQueueScenarioTests {
         let folder = try QueueFolder()
         defer { folder.remove() }
         try await withBackends(transport) { backends in
-            let date = TestDate()
-            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) { $0.currentDate = date.function }
+            let date = MovableDate(Date(timeIntervalSince1970: 1_800_000_000))
+            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) { $0.currentDate = { date.now } }
             let queue = try OfflineQueue(client: client, directory: folder.url) { $0.random = { 0 } }
             for value in 0..<5 { try await queue.enqueue(journalEntry("busy", value, query: ["failures": 3, "retry_after": 20])) }
             var sent = 0
@@ -64,10 +64,10 @@ struct OfflineQueueScenarioTests {
                 await queue.drain()
                 sent += 1
                 #expect(await backends.server.hits(forKey: "journal/busy") == sent)
-                date.advance(by: .seconds(19))
+                date.advance(seconds: 19)
                 await queue.drain()
                 #expect(await backends.server.hits(forKey: "journal/busy") == sent, "sent before Retry-After")
-                date.advance(by: .seconds(1))
+                date.advance(seconds: 1)
             }
             await queue.drain()
             #expect(try await queue.count() == 0)
