@@ -202,11 +202,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // What Courier's own test targets share: one lock box, one log capture, one `capture`.
+        // What Courier's own test targets share: one lock box, one log capture, one `capture`,
+        // one `eventually`, one movable wall clock, one list of transports and one reference
+        // server per test.
         .target(
             name: "TestSupport",
             dependencies: [
                 "Courier",
+                "CourierAsyncHTTPClient",
+                "ReferenceServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",

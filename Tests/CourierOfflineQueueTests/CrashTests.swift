@@ -4,20 +4,21 @@ import Courier
 import CourierOfflineQueue
 import Foundation
 import ReferenceServer
+import TestSupport
 import Testing
 
 @Suite("A drain killed with SIGKILL at a random moment loses nothing and applies nothing twice", .serialized)
 struct CrashTests {
-    @Test("20 random kill points: a new process finishes the drain, and the server applied each of 100 once, in order", arguments: QueueTransport.allCases)
-    func killedMidDrain(transport: QueueTransport) async throws {
-        try await withServer { server in
+    @Test("20 random kill points: a new process finishes the drain, and the server applied each of 100 once, in order", arguments: TransportKind.allCases)
+    func killedMidDrain(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
             var generator = SystemRandomNumberGenerator()
             var killed = 0
             for round in 0..<20 {
                 let folder = try QueueFolder()
                 defer { folder.remove() }
                 let journal = "crash-\(transport)-\(round)"
-                let client = Client(baseURL: BaseURL(server.baseURL), transport: transport.make())
+                let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
                 do {
                     let queue = try OfflineQueue(client: client, name: "crash", directory: folder.url)
                     for value in 0..<100 { try await queue.enqueue(journalEntry(journal, value)) }
@@ -26,8 +27,8 @@ struct CrashTests {
                 let first = try await QueueWorkerProcess.drain(
                     directory: folder.url,
                     name: "crash",
-                    baseURL: server.baseURL,
-                    transport: transport.rawValue,
+                    baseURL: backends.server.baseURL,
+                    transport: transport,
                     killAfter: killAfter,
                     jitter: UInt32.random(in: 0..<3000, using: &generator)
                 )
@@ -35,12 +36,12 @@ struct CrashTests {
                 let second = try await QueueWorkerProcess.drain(
                     directory: folder.url,
                     name: "crash",
-                    baseURL: server.baseURL,
-                    transport: transport.rawValue,
+                    baseURL: backends.server.baseURL,
+                    transport: transport,
                     killAfter: nil
                 )
                 #expect(second.status == 0, "round \(round): the second worker did not finish the drain")
-                #expect(await server.journal(journal) == Array(0..<100), "round \(round), killed after \(killAfter) deliveries")
+                #expect(await backends.server.journal(journal) == Array(0..<100), "round \(round), killed after \(killAfter) deliveries")
             }
             // A kill that came after the worker had finished proves nothing: most must land mid-drain.
             #expect(killed >= 15)
@@ -49,7 +50,7 @@ struct CrashTests {
 
     @Test("10 random kill points during enqueue: every enqueue that returned is stored, whole, and delivered once")
     func killedMidEnqueue() async throws {
-        try await withServer { server in
+        try await withBackends { backends in
             var generator = SystemRandomNumberGenerator()
             var killed = 0
             for round in 0..<10 {
@@ -65,13 +66,13 @@ struct CrashTests {
                     killAfter: killAfter,
                     jitter: UInt32.random(in: 0..<2000, using: &generator)
                 )
-                let queue = try OfflineQueue(client: Client(baseURL: BaseURL(server.baseURL)), name: "crash", directory: folder.url)
+                let queue = try OfflineQueue(client: Client(baseURL: BaseURL(backends.server.baseURL)), name: "crash", directory: folder.url)
                 let stored = try await queue.count()
                 if child.killed { killed += 1 }
                 #expect(stored >= child.reported, "round \(round): \(child.reported) enqueues returned, \(stored) stored")
                 await queue.drain()
                 #expect(try await queue.count() == 0)
-                #expect(await server.journal(journal) == Array(0..<stored), "round \(round)")
+                #expect(await backends.server.journal(journal) == Array(0..<stored), "round \(round)")
             }
             // On a busy machine the worker may finish before the kill lands; most kills must not.
             #expect(killed >= 7)

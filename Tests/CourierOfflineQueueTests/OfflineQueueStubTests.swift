@@ -135,19 +135,19 @@ struct OfflineQueueStubTests {
     func retryAfterNotEarly() async throws {
         let folder = try QueueFolder()
         defer { folder.remove() }
-        let date = TestDate()
+        let date = MovableDate(Date(timeIntervalSince1970: 1_800_000_000))
         let stub = StubTransport()
         stub.answer(.post("notes"), with: .status(.serviceUnavailable, headerFields: [.retryAfter: "30"]), .status(.created))
-        let client = Client(baseURL: "https://api.example.com", transport: stub) { $0.currentDate = date.function }
+        let client = Client(baseURL: "https://api.example.com", transport: stub) { $0.currentDate = { date.now } }
         let queue = try OfflineQueue(client: client, directory: folder.url) { $0.random = { 0 } }
         let events = queue.events
         try await queue.enqueue(Request<Void>(.post, "notes", body: .json(Note(id: 0, text: "x"))))
         await queue.drain()
         #expect(stub.requests.count == 1)
-        date.advance(by: .seconds(29))
+        date.advance(seconds: 29)
         await queue.drain()
         #expect(stub.requests.count == 1)
-        date.advance(by: .seconds(1))
+        date.advance(seconds: 1)
         await queue.drain()
         #expect(stub.requests.count == 2)
         #expect(try await queue.count() == 0)
@@ -160,10 +160,10 @@ struct OfflineQueueStubTests {
     func limits() async throws {
         let folder = try QueueFolder()
         defer { folder.remove() }
-        let date = TestDate()
+        let date = MovableDate(Date(timeIntervalSince1970: 1_800_000_000))
         let stub = StubTransport()
         stub.answer(.post("a"), with: .status(.internalServerError))
-        let client = Client(baseURL: "https://api.example.com", transport: stub) { $0.currentDate = date.function }
+        let client = Client(baseURL: "https://api.example.com", transport: stub) { $0.currentDate = { date.now } }
         let queue = try OfflineQueue(client: client, directory: folder.url) {
             $0.maximumAttempts = 2
             $0.timeToLive = .seconds(3600)
@@ -174,7 +174,7 @@ struct OfflineQueueStubTests {
         await queue.drain()
         await queue.drain()
         try await queue.enqueue(Request<Void>(.post, "b"))
-        date.advance(by: .seconds(3601))
+        date.advance(seconds: 3601)
         await queue.drain()
         let states = try await queue.entries().map(\.state)
         #expect(states == [.failed(.attemptsExhausted), .failed(.expired)])

@@ -1,6 +1,7 @@
 import Courier
 import CourierTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("The stub transport answers what a test registered, through the client's whole pipeline")
@@ -97,6 +98,30 @@ struct StubTransportTests {
         let bytes = Data((0..<1000).map { UInt8($0 % 251) })
         stub.answer(.get("blob"), with: .data(bytes).chunked(into: 7))
         #expect(try await Client.accounts(stub).send(Request<Data>(.get, "blob")) == bytes)
+    }
+
+    @Test("a body kept open ends when its gate opens; a reader that gives up first closes it")
+    func keptOpen() async throws {
+        let stub = StubTransport()
+        let (finished, abandoned) = (StubGate(), StubGate())
+        stub.answer(.get("ticker"), with: .text("tick").keptOpen(until: finished))
+        stub.answer(.get("silent"), with: .text("", contentType: "text/event-stream").keptOpen(until: abandoned))
+        let client = Client.accounts(stub)
+
+        let ticker = try await client.stream(Request<Data>(.get, "ticker"))
+        #expect(ticker.expectedLength == nil, "a body still open has no length")
+        let reading = Task { try await ticker.reduce(into: [String]()) { $0.append(String(decoding: $1, as: UTF8.self)) } }
+        #expect(await eventually { finished.waitingCount == 1 }, "after the body's bytes, the reader waits for more")
+        finished.open()
+        #expect(try await reading.value == ["tick"])
+
+        let silent = try await client.stream(Request<Data>(.get, "silent"))
+        let givingUp = Task { try await silent.reduce(0) { $0 + $1.count } }
+        #expect(await eventually { abandoned.waitingCount == 1 })
+        givingUp.cancel()
+        await #expect(throws: (any Error).self) { try await givingUp.value }
+        #expect(abandoned.cancelledCount == 1)
+        #expect(abandoned.waitingCount == 0)
     }
 
     @Test("an unmatched request fails with a message listing what was registered, credentials hidden")

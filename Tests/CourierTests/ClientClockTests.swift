@@ -2,27 +2,19 @@ import Clocks
 @testable import Courier
 import CourierTesting
 import Foundation
-import OpenAPIRuntime
 import TestSupport
 import Testing
 
 @Suite("The client's timeouts and waits read one clock a test replaces, and its dates one wall clock")
 struct ClientClockTests {
-    /// Answers nothing until it is cancelled.
-    struct SilentTransport: ClientTransport {
-        let requests = LockedBox(0)
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-            requests.mutate { $0 += 1 }
-            try await Task.sleep(for: .seconds(600))
-            return (HTTPResponse(status: .ok), nil)
-        }
-    }
-
     @Test("an attempt's timeout passes on the client's clock, not on the wall")
     func timeoutOnTheClientsClock() async throws {
         let clock = TestClock()
-        let transport = SilentTransport()
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
+        // A server that answers nothing until the call gives up.
+        let silence = StubGate()
+        let transport = StubTransport()
+        transport.answer(.get("slow"), with: .status(.ok).held(until: silence))
+        let client = Client(baseURL: "https://api.example.com", transport: transport) {
             $0.clock = clock
             $0.timeout = .seconds(30)
         }
@@ -31,7 +23,7 @@ struct ClientClockTests {
             defer { done.mutate { $0 = true } }
             return await capture { try await client.send(Request<Void>(.get, "slow")) }
         }
-        while transport.requests.value == 0 { await Task.yield() }
+        while silence.waitingCount == 0 { await Task.yield() }
         await clock.advance(by: .seconds(29))
         #expect(!done.value, "no timeout before thirty seconds")
         await drive(clock) { done.value }

@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("What the encoders write, the server reads back exactly")

@@ -2,6 +2,7 @@ import Courier
 import ExampleAPIs
 import Foundation
 import ReferenceServer
+import TestSupport
 import Testing
 
 @Suite("Hostile input from the app is encoded or refused, never sent as is")

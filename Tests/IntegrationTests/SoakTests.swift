@@ -2,6 +2,7 @@ import Courier
 import ExampleAPIs
 import Foundation
 import ReferenceServer
+import TestSupport
 import Testing
 
 @Suite("Soak: the example app's traffic at volume", .heavyLoad)

@@ -33,7 +33,7 @@ struct SpooledStreamTests {
             var received: [UInt8] = []
             if let first = try await iterator.next() { received += first }
             // The reader falls behind: it takes nothing more until 8 MB wait for it.
-            #expect(try await eventually { gauge.spilledBytes >= 8 << 20 })
+            #expect(await eventually { gauge.spilledBytes >= 8 << 20 })
             while let chunk = try await iterator.next() { received += chunk }
 
             let expected = (1...count).map { "{\"id\":\($0),\"title\":\"Record \($0)\"}\n" }.joined()
@@ -55,7 +55,7 @@ struct SpooledStreamTests {
                 try await Task.sleep(for: .seconds(3600))
                 _ = try await iterator.next()
             }
-            #expect(try await eventually { gauge.spilledBytes > 0 })
+            #expect(await eventually { gauge.spilledBytes > 0 })
             reader.cancel()
             await #expect(throws: CancellationError.self) { try await reader.value }
             let closed = try await eventually {

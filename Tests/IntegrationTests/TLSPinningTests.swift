@@ -16,15 +16,7 @@ struct TLSPinningTests {
         let certificates = try LoopbackCertificates()
         var options = ReferenceServer.Options()
         options.tls = certificates
-        let server = try await ReferenceServer.start(options)
-        do {
-            let result = try await body(server, certificates)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        return try await withBackends(options: options) { backends in try await body(backends.server, certificates) }
     }
 
     /// Sends one GET through `transport`, shuts the transport down, and returns the outcome.

@@ -28,6 +28,9 @@ public struct StubResponse: Sendable {
     public var bytesPerSecond: Int?
     /// What holds the answer back until the test opens it; nothing when `nil`.
     public var gate: StubGate?
+    /// What keeps the body open after its last byte until the test opens it; the body ends with
+    /// its last byte when `nil`.
+    public var bodyGate: StubGate?
 
     init(_ outcome: Outcome) {
         self.outcome = outcome
@@ -150,6 +153,23 @@ public struct StubResponse: Sendable {
     public func held(until gate: StubGate) -> StubResponse {
         var copy = self
         copy.gate = gate
+        return copy
+    }
+
+    /// This answer with its body kept open after its last byte until `gate` opens, as a stream the
+    /// server has not finished (server-sent events, a long poll): the reader waits for more, and
+    /// the body ends when the gate opens. A reader that gives up first (its task cancelled, an idle
+    /// timeout) closes it as over a network, and the gate's ``StubGate/cancelledCount`` counts it.
+    ///
+    /// ```swift
+    /// let silence = StubGate()
+    /// stub.answer(.get("ticker"), with: .text("", contentType: "text/event-stream").keptOpen(until: silence))
+    /// ```
+    /// - Parameter gate: What keeps the body open; opening it ends the body.
+    /// - Returns: The answer, its body of unknown length (no `Content-Length`).
+    public func keptOpen(until gate: StubGate) -> StubResponse {
+        var copy = self
+        copy.bodyGate = gate
         return copy
     }
 

@@ -167,15 +167,23 @@ public final class StubTransport: Transport {
         case .invalid(let message):
             throw CourierError(.transportFailed, message: message)
         case .response(let status, var fields, let bytes):
-            if fields[.contentLength] == nil { fields[.contentLength] = String(bytes.count) }
+            // A body kept open has no length yet, as a stream the server is still sending.
+            if fields[.contentLength] == nil, answer.bodyGate == nil { fields[.contentLength] = String(bytes.count) }
             let head = HTTPResponse(status: status, headerFields: fields)
+            if let gate = answer.bodyGate {
+                return (head, HTTPBody(pacedBody(answer, bytes, keptOpenBy: gate), length: .unknown, iterationBehavior: .single))
+            }
             guard !bytes.isEmpty else { return (head, nil) }
             guard answer.chunkSize != nil || answer.bytesPerSecond != nil else { return (head, HTTPBody(bytes)) }
-            let rate = answer.bytesPerSecond
-            let size = answer.chunkSize ?? rate.map { max(1, $0 / 10) } ?? bytes.count
-            let perChunk = rate.map { Duration.seconds(Double(size) / Double($0)) } ?? .zero
-            let paced = PacedBody(bytes: bytes, chunkSize: size, perChunk: perChunk, sleep: sleep)
-            return (head, HTTPBody(paced, length: .known(Int64(bytes.count)), iterationBehavior: .single))
+            return (head, HTTPBody(pacedBody(answer, bytes), length: .known(Int64(bytes.count)), iterationBehavior: .single))
         }
+    }
+
+    /// `bytes` in the chunks and at the bandwidth `answer` asks for; whole when it asks for neither.
+    private func pacedBody(_ answer: StubResponse, _ bytes: Data, keptOpenBy gate: StubGate? = nil) -> PacedBody {
+        let rate = answer.bytesPerSecond
+        let size = answer.chunkSize ?? rate.map { max(1, $0 / 10) } ?? max(1, bytes.count)
+        let perChunk = rate.map { Duration.seconds(Double(size) / Double($0)) } ?? .zero
+        return PacedBody(bytes: bytes, chunkSize: size, perChunk: perChunk, sleep: sleep, keptOpenBy: gate)
     }
 }

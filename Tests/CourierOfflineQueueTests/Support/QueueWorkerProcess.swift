@@ -36,11 +36,13 @@ enum QueueWorkerProcess {
         directory: URL,
         name: String,
         baseURL: String,
-        transport: String,
+        transport: TransportKind,
         killAfter: Int?,
         jitter: UInt32 = 0
     ) async throws -> (status: Int32, killed: Bool, reported: Int) {
-        try await run(["drain", directory.path, name, baseURL, transport], counting: "delivered", killAfter: killAfter, jitter: jitter)
+        // The worker names transports in lower case: `urlsession`, `asynchttpclient`.
+        let arguments = ["drain", directory.path, name, baseURL, transport.rawValue.lowercased()]
+        return try await run(arguments, counting: "delivered", killAfter: killAfter, jitter: jitter)
     }
 
     /// Enqueues `count` journal entries in a child process, killed as ``drain(directory:name:baseURL:transport:killAfter:jitter:)`` is.

@@ -1,19 +1,16 @@
 @testable import Courier
 import Foundation
 import HTTPTypes
+import TestSupport
 import Testing
 
 @Suite("The cookie jar follows RFC 6265")
 struct CookieJarTests {
-    final class Clock: @unchecked Sendable {
-        private let lock = NSLock()
-        private var now = Date(timeIntervalSince1970: 1_800_000_000)
-        var date: Date { lock.withLock { now } }
-        func advance(_ seconds: TimeInterval) { lock.withLock { now += seconds } }
-    }
+    /// The jars' wall clock, a fresh one for each test.
+    let date = MovableDate(Date(timeIntervalSince1970: 1_800_000_000))
 
-    func jar(_ clock: Clock = Clock()) -> CookieJar {
-        CookieJar(clock: { clock.date })
+    func jar() -> CookieJar {
+        CookieJar(clock: { [date] in date.now })
     }
 
     func store(_ jar: CookieJar, _ values: String..., from url: String) {
@@ -65,12 +62,11 @@ struct CookieJarTests {
 
     @Test("Max-Age wins over Expires; expired and zero-age cookies are removed")
     func expiry() {
-        let clock = Clock()
-        let jar = jar(clock)
+        let jar = jar()
         store(jar, "short=1; Max-Age=60; Expires=Wed, 21 Oct 2099 07:28:00 GMT", "session=2", from: "https://example.com/")
         store(jar, "old=3; Expires=Wed, 21 Oct 2015 07:28:00 GMT", from: "https://example.com/")
         #expect(sent(jar, to: "https://example.com/") == "short=1; session=2")
-        clock.advance(61)
+        date.advance(seconds: 61)
         #expect(sent(jar, to: "https://example.com/") == "session=2")
         store(jar, "session=; Max-Age=0", from: "https://example.com/")
         #expect(jar.cookies.isEmpty)

@@ -1,6 +1,6 @@
 import Clocks
+import CourierTesting
 import Foundation
-import OpenAPIRuntime
 import TestSupport
 import Testing
 
@@ -12,40 +12,26 @@ struct EventStreamTests {
         var n: Int
     }
 
-    /// Answers each connection with the next scripted reply and records the `Last-Event-ID` each
-    /// connection sent.
-    final class EventServer: ClientTransport, Sendable {
-        enum Reply: Sendable {
-            case events(String, contentType: String = "text/event-stream", status: Int = 200)
-            /// Sends `head` and then nothing until cancelled.
-            case silent
-            case failure
-        }
-
-        let replies: LockedBox<[Reply]>
-        let lastEventIDs = LockedBox<[String?]>([])
-        let cancelledReads = LockedBox(0)
-
-        init(_ replies: [Reply]) { self.replies = LockedBox(replies) }
-
-        var connections: Int { lastEventIDs.value.count }
-
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-            lastEventIDs.mutate { $0.append(request.headerFields[.lastEventID]) }
-            let reply = replies.mutate { $0.isEmpty ? Reply.events("", status: 204) : $0.removeFirst() }
-            switch reply {
-            case .events(let text, let contentType, let status):
-                return (HTTPResponse(status: .init(code: status), headerFields: [.contentType: contentType]), HTTPBody(text))
-            case .silent:
-                let cancelled = cancelledReads
-                let (stream, continuation) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
-                continuation.onTermination = { _ in cancelled.mutate { $0 += 1 } }
-                return (HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]), HTTPBody(stream, length: .unknown, iterationBehavior: .single))
-            case .failure:
-                throw URLError(.networkConnectionLost)
-            }
-        }
+    /// A server answering each connection with the next of `replies`, then with 204s; the stub
+    /// records each request and the `Last-Event-ID` it sent.
+    static func server(_ replies: [StubResponse]) -> StubTransport {
+        let stub = StubTransport()
+        stub.answer(.any, with: replies + [events("", status: .noContent)])
+        return stub
     }
+
+    /// A connection whose body is `text`, after which the server ends it.
+    static func events(_ text: String, contentType: String = "text/event-stream", status: HTTPResponse.Status = .ok) -> StubResponse {
+        .text(text, status: status, contentType: contentType)
+    }
+
+    /// The `Last-Event-ID` each connection to `server` sent, in order.
+    static func lastEventIDs(_ server: StubTransport) -> [String?] {
+        server.requests.map { $0.headerFields[.lastEventID] }
+    }
+
+    /// A connection that fails before its response.
+    static let dropped = StubResponse.failure(.error(URLError(.networkConnectionLost)))
 
     static var immediate: EventStreamOptions {
         var options = EventStreamOptions()
@@ -54,8 +40,8 @@ struct EventStreamTests {
         return options
     }
 
-    static func client(_ server: EventServer, clock: (any Clock<Duration>)? = nil) -> Client {
-        Client(baseURL: "https://api.example.com", transport: OpenAPITransport(server)) { configuration in
+    static func client(_ server: StubTransport, clock: (any Clock<Duration>)? = nil) -> Client {
+        Client(baseURL: "https://api.example.com", transport: server) { configuration in
             if let clock { configuration.clock = clock }
         }
     }
@@ -72,61 +58,61 @@ struct EventStreamTests {
 
     @Test("events arrive in order across dropped connections, each reconnection sending the last ID")
     func reconnectsWithLastEventID() async {
-        let server = EventServer([
-            .events("id: 1\ndata: {\"n\":1}\n\nid: 2\ndata: {\"n\":2}\n\nid: 3\ndata: {\"n\":"),
-            .failure,
-            .events(": keep-alive\r\nid: 3\r\ndata: {\"n\":3}\r\n\r\n"),
-            .events("", status: 204),
+        let server = Self.server([
+            Self.events("id: 1\ndata: {\"n\":1}\n\nid: 2\ndata: {\"n\":2}\n\nid: 3\ndata: {\"n\":"),
+            Self.dropped,
+            Self.events(": keep-alive\r\nid: 3\r\ndata: {\"n\":3}\r\n\r\n"),
+            Self.events("", status: .noContent),
         ])
         let stream = Self.client(server).events(Request<Tick>(.get, "ticker"), options: Self.immediate)
         let (events, error) = await Self.collect(stream)
         #expect(error == nil)
         #expect(events.map(\.data) == [Tick(n: 1), Tick(n: 2), Tick(n: 3)], "the half-sent third event was dropped, then resent")
         #expect(events.map(\.id) == ["1", "2", "3"])
-        #expect(server.lastEventIDs.value == [nil, "2", "2", "3"], "the cut-off event's id did not count")
+        #expect(Self.lastEventIDs(server) == [nil, "2", "2", "3"], "the cut-off event's id did not count")
     }
 
     @Test("after an empty id, a reconnection sends no Last-Event-ID")
     func clearedID() async {
-        let server = EventServer([.events("id: 7\ndata: {\"n\":7}\n\nid\ndata: {\"n\":8}\n\n")])
+        let server = Self.server([Self.events("id: 7\ndata: {\"n\":7}\n\nid\ndata: {\"n\":8}\n\n")])
         let (events, _) = await Self.collect(Self.client(server).events(Request<Tick>(.get, "ticker"), options: Self.immediate))
         #expect(events.map(\.id) == ["7", nil])
-        #expect(server.lastEventIDs.value == [nil, nil])
+        #expect(Self.lastEventIDs(server) == [nil, nil])
     }
 
     @Test("a 204 ends the stream without reconnecting")
     func noContent() async {
-        let server = EventServer([.events("", status: 204), .events("data: {\"n\":1}\n\n")])
+        let server = Self.server([Self.events("", status: .noContent), Self.events("data: {\"n\":1}\n\n")])
         let (events, error) = await Self.collect(Self.client(server).events(Request<Tick>(.get, "ticker"), options: Self.immediate))
         #expect(events.isEmpty && error == nil)
-        #expect(server.connections == 1)
+        #expect(server.requests.count == 1)
     }
 
     @Test("a wrong Content-Type or an error status fails the stream without reconnecting")
     func refusals() async {
         for (reply, kind) in [
-            (EventServer.Reply.events("{}", contentType: "application/json"), CourierError.Kind.invalidResponse),
-            (.events("{}", contentType: "application/json", status: 500), .serverError),
-            (.events("{}", contentType: "application/json", status: 401), .unauthorized),
+            (Self.events("{}", contentType: "application/json"), CourierError.Kind.invalidResponse),
+            (Self.events("{}", contentType: "application/json", status: .internalServerError), .serverError),
+            (Self.events("{}", contentType: "application/json", status: .unauthorized), .unauthorized),
         ] {
-            let server = EventServer([reply, .events("data: {\"n\":1}\n\n")])
+            let server = Self.server([reply, Self.events("data: {\"n\":1}\n\n")])
             let (events, error) = await Self.collect(Self.client(server).events(Request<Tick>(.get, "ticker"), options: Self.immediate))
             #expect(events.isEmpty)
             #expect(error?.kind == kind)
-            #expect(server.connections == 1)
+            #expect(server.requests.count == 1)
         }
     }
 
     @Test("a POST is not reconnected; an event over the limit is refused")
     func noReconnectAndOversize() async {
-        let post = EventServer([.events("data: {\"n\":1}\n\n"), .events("data: {\"n\":2}\n\n")])
+        let post = Self.server([Self.events("data: {\"n\":1}\n\n"), Self.events("data: {\"n\":2}\n\n")])
         let (events, _) = await Self.collect(Self.client(post).events(Request<Tick>(.post, "ticker"), options: Self.immediate))
         #expect(events.map(\.data) == [Tick(n: 1)])
-        #expect(post.connections == 1)
+        #expect(post.requests.count == 1)
 
         var small = Self.immediate
         small.maximumEventSize = 32
-        let big = EventServer([.events("data: {\"n\":\(String(repeating: "1", count: 64))}\n\n")])
+        let big = Self.server([Self.events("data: {\"n\":\(String(repeating: "1", count: 64))}\n\n")])
         let (_, error) = await Self.collect(Self.client(big).events(Request<Tick>(.get, "ticker"), options: small))
         #expect(error?.kind == .streamElementTooLarge)
     }
@@ -135,10 +121,10 @@ struct EventStreamTests {
     func givesUp() async {
         var options = Self.immediate
         options.maximumReconnectAttempts = 3
-        let server = EventServer(Array(repeating: .failure, count: 10))
+        let server = Self.server(Array(repeating: Self.dropped, count: 10))
         let (_, error) = await Self.collect(Self.client(server).events(Request<Tick>(.get, "ticker"), options: options))
         #expect(error?.kind == .notConnected)
-        #expect(server.connections == 4, "the first connection and three reconnections")
+        #expect(server.requests.count == 4, "the first connection and three reconnections")
     }
 
     @Test("retry: sets the delay before the next connection, on the client's clock")
@@ -146,17 +132,17 @@ struct EventStreamTests {
         let clock = TestClock()
         var options = Self.immediate
         options.reconnectDelay = .seconds(1)
-        let server = EventServer([.events("retry: 5000\ndata: {\"n\":1}\n\n"), .events("data: {\"n\":2}\n\n")])
+        let server = Self.server([Self.events("retry: 5000\ndata: {\"n\":1}\n\n"), Self.events("data: {\"n\":2}\n\n")])
         let stream = Self.client(server, clock: clock).events(Request<Tick>(.get, "ticker"), options: options)
         let done = LockedBox(false)
         let reader = Task {
             defer { done.mutate { $0 = true } }
             return await Self.collect(stream)
         }
-        while server.connections < 1 { await Task.yield() }
+        while server.requests.isEmpty { await Task.yield() }
         await clock.advance(by: .milliseconds(4900))
         for _ in 0..<50 { await Task.yield() }
-        #expect(server.connections == 1, "not before the 5 s the server asked for")
+        #expect(server.requests.count == 1, "not before the 5 s the server asked for")
         // The second connection, then a third that the server ends with a 204.
         await drive(clock) { done.value }
         let (events, _) = await reader.value
@@ -169,7 +155,9 @@ struct EventStreamTests {
         let clock = TestClock()
         var options = Self.immediate
         options.idleTimeout = .seconds(30)
-        let server = EventServer([.silent, .events("data: {\"n\":1}\n\n")])
+        // A connection that sends its head, then nothing until it is closed.
+        let silence = StubGate()
+        let server = Self.server([Self.events("").keptOpen(until: silence), Self.events("data: {\"n\":1}\n\n")])
         let stream = Self.client(server, clock: clock).events(Request<Tick>(.get, "ticker"), options: options)
         let done = LockedBox(false)
         let reader = Task {
@@ -180,6 +168,6 @@ struct EventStreamTests {
         let (events, error) = await reader.value
         #expect(error == nil)
         #expect(events.map(\.data) == [Tick(n: 1)])
-        #expect(server.cancelledReads.value == 1, "the silent connection's body was given up")
+        #expect(silence.cancelledCount == 1, "the silent connection's body was given up")
     }
 }

@@ -1,5 +1,5 @@
+import CourierTesting
 import Foundation
-import OpenAPIRuntime
 import TestSupport
 import Testing
 
@@ -14,37 +14,34 @@ struct PaginationTests {
         var cursor: String?
     }
 
-    /// Answers with `answer(path and query)` and records every request's path.
-    final class PageServer: ClientTransport, Sendable {
-        let answer: @Sendable (String) -> (body: String, link: String?)
-        let paths = LockedBox<[String]>([])
-
-        init(_ answer: @escaping @Sendable (String) -> (body: String, link: String?)) { self.answer = answer }
-
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-            let path = request.path ?? ""
-            paths.mutate { $0.append(path) }
-            let (text, link) = answer(path)
-            var fields: HTTPFields = [.contentType: "application/json"]
-            if let link { fields[.link] = link }
-            return (HTTPResponse(status: .ok, headerFields: fields), HTTPBody(text))
-        }
+    /// A server answering every request with what `answer` makes of its target (path and query);
+    /// the stub records each request.
+    static func server(_ answer: @escaping @Sendable (String) -> StubResponse) -> StubTransport {
+        let stub = StubTransport()
+        stub.answer(.any) { answer($0.target) }
+        return stub
     }
 
-    static func client(_ server: PageServer) -> Client {
-        Client(baseURL: "https://api.example.com/v1", transport: OpenAPITransport(server)) {
+    /// A page: a JSON body, with a `Link` field when given.
+    static func page(_ json: String, link: String? = nil) -> StubResponse {
+        let page = StubResponse.text(json, contentType: "application/json")
+        return link.map { page.header(.link, $0) } ?? page
+    }
+
+    static func client(_ server: StubTransport) -> Client {
+        Client(baseURL: "https://api.example.com/v1", transport: server) {
             $0.decoder.keyDecodingStrategy = .convertFromSnakeCase
         }
     }
 
-    static func numbered(_ path: String) -> (body: String, link: String?) {
+    static func numbered(_ path: String) -> StubResponse {
         let page = URLComponents(string: path)?.queryItems?.first { $0.name == "page" }?.value.flatMap { Int($0) } ?? 1
-        return (#"{"page":\#(page),"total_pages":3,"items":["\#(page)a","\#(page)b"]}"#, nil)
+        return Self.page(#"{"page":\#(page),"total_pages":3,"items":["\#(page)a","\#(page)b"]}"#)
     }
 
     @Test("page numbers: every page once, up to the total; items in order; a cap stops early")
     func pageNumbers() async throws {
-        let server = PageServer(Self.numbered)
+        let server = Self.server(Self.numbered)
         let client = Self.client(server)
         let pagination = Pagination<Page>.pageNumber(current: \.page, total: \.totalPages)
         var pages: [Int] = []
@@ -52,7 +49,7 @@ struct PaginationTests {
             pages.append(page.page)
         }
         #expect(pages == [1, 2, 3])
-        #expect(server.paths.value == ["/v1/items?page=1&per_page=2", "/v1/items?page=2&per_page=2", "/v1/items?page=3&per_page=2"])
+        #expect(server.requests.map(\.target) == ["/v1/items?page=1&per_page=2", "/v1/items?page=2&per_page=2", "/v1/items?page=3&per_page=2"])
         var items: [String] = []
         for try await item in client.items(Request<Page>(.get, "items"), by: pagination, of: \.items) { items.append(item) }
         #expect(items == ["1a", "1b", "2a", "2b", "3a", "3b"])
@@ -63,11 +60,11 @@ struct PaginationTests {
 
     @Test("a cursor: the next request carries it; no cursor ends; a repeated cursor stops")
     func cursors() async throws {
-        let server = PageServer { path in
+        let server = Self.server { path in
             switch path {
-            case "/v1/feed": (#"{"page":1,"items":["a"],"cursor":"c2"}"#, nil)
-            case "/v1/feed?after=c2": (#"{"page":2,"items":["b"],"cursor":"c3"}"#, nil)
-            default: (#"{"page":3,"items":["c"],"cursor":"c3"}"#, nil)
+            case "/v1/feed": Self.page(#"{"page":1,"items":["a"],"cursor":"c2"}"#)
+            case "/v1/feed?after=c2": Self.page(#"{"page":2,"items":["b"],"cursor":"c3"}"#)
+            default: Self.page(#"{"page":3,"items":["c"],"cursor":"c3"}"#)
             }
         }
         var items: [String] = []
@@ -79,11 +76,11 @@ struct PaginationTests {
 
     @Test("Link rel=next, relative or absolute, keeps the endpoint's query; the last page has none")
     func links() async throws {
-        let server = PageServer { path in
+        let server = Self.server { path in
             switch path {
-            case "/v1/repos?per_page=2": (#"{"page":1,"items":["a"]}"#, #"</v1/repos?page=2>; rel="next", </v1/repos?page=3>; rel="last""#)
-            case "/v1/repos?page=2&per_page=2": (#"{"page":2,"items":["b"]}"#, #"<https://api.example.com/v1/repos?page=3&per_page=2>; rel="next""#)
-            default: (#"{"page":3,"items":["c"]}"#, #"</v1/repos?page=1>; rel="first""#)
+            case "/v1/repos?per_page=2": Self.page(#"{"page":1,"items":["a"]}"#, link: #"</v1/repos?page=2>; rel="next", </v1/repos?page=3>; rel="last""#)
+            case "/v1/repos?page=2&per_page=2": Self.page(#"{"page":2,"items":["b"]}"#, link: #"<https://api.example.com/v1/repos?page=3&per_page=2>; rel="next""#)
+            default: Self.page(#"{"page":3,"items":["c"]}"#, link: #"</v1/repos?page=1>; rel="first""#)
             }
         }
         var items: [String] = []
@@ -91,7 +88,7 @@ struct PaginationTests {
             items.append(item)
         }
         #expect(items == ["a", "b", "c"])
-        #expect(server.paths.value.count == 3)
+        #expect(server.requests.count == 3)
     }
 
     @Test(
@@ -101,17 +98,17 @@ struct PaginationTests {
             "<https://api.example.com:8443/v1/repos?page=2>; rel=next", "<javascript:alert(1)>; rel=next",
         ])
     func crossOrigin(link: String) async {
-        let server = PageServer { _ in (#"{"page":1,"items":["a"]}"#, link) }
+        let server = Self.server { _ in Self.page(#"{"page":1,"items":["a"]}"#, link: link) }
         let result = await capture {
             for try await _ in Self.client(server).pages(Request<Page>(.get, "repos"), by: .link) {}
         }
         #expect(result.error?.kind == .invalidResponse)
-        #expect(server.paths.value == ["/v1/repos"])
+        #expect(server.requests.map(\.target) == ["/v1/repos"])
     }
 
     @Test("a next that points back at a page already fetched ends the sequence")
     func loop() async throws {
-        let server = PageServer { path in (#"{"page":1,"items":["a"]}"#, path == "/v1/repos" ? "</v1/repos?page=2>; rel=next" : "</v1/repos>; rel=next") }
+        let server = Self.server { path in Self.page(#"{"page":1,"items":["a"]}"#, link: path == "/v1/repos" ? "</v1/repos?page=2>; rel=next" : "</v1/repos>; rel=next") }
         var count = 0
         for try await _ in Self.client(server).pages(Request<Page>(.get, "repos"), by: .link) { count += 1 }
         #expect(count == 2)
@@ -119,14 +116,14 @@ struct PaginationTests {
 
     @Test("JSON Lines: the last line without a newline is read; a malformed line names its number")
     func jsonLines() async {
-        let good = PageServer { _ in ("{\"page\":1,\"items\":[]}\n\n{\"page\":2,\"items\":[]}", nil) }
+        let good = Self.server { _ in Self.page("{\"page\":1,\"items\":[]}\n\n{\"page\":2,\"items\":[]}") }
         var pages: [Int] = []
         let result = await capture {
             for try await page in Self.client(good).lines(Request<Page>(.get, "export")) { pages.append(page.page) }
         }
         #expect(result.error == nil)
         #expect(pages == [1, 2])
-        let bad = PageServer { _ in ("{\"page\":1,\"items\":[]}\r\n\r\n{\"page\":2,\"items\":[}\n", nil) }
+        let bad = Self.server { _ in Self.page("{\"page\":1,\"items\":[]}\r\n\r\n{\"page\":2,\"items\":[}\n") }
         let failure = await capture {
             for try await _ in Self.client(bad).lines(Request<Page>(.get, "export")) {}
         }

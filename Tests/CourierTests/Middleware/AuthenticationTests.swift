@@ -1,21 +1,11 @@
 @testable import Courier
+import CourierTesting
 import Foundation
 import TestSupport
 import Testing
 
 @Suite("Authentication: tokens added, one refresh for many refusals, stores and schemes")
 struct AuthenticationTests {
-    /// A transport that accepts only `Bearer fresh` and counts what it saw.
-    final class TokenCheckingTransport: ClientTransport, Sendable {
-        let sent = LockedBox<[String?]>([])
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-            let authorization = request.headerFields[.authorization]
-            sent.mutate { $0.append(authorization) }
-            await Task.yield()
-            return (HTTPResponse(status: authorization == "Bearer fresh" ? .noContent : .unauthorized), nil)
-        }
-    }
-
     @Test("50 concurrent requests refused with a stale token cause one refresh, then all succeed")
     func singleFlightRefresh() async throws {
         let refreshes = LockedBox(0)
@@ -24,8 +14,8 @@ struct AuthenticationTests {
             try await Task.sleep(for: .milliseconds(50))
             return AuthTokens(accessToken: "fresh", refreshToken: "r2")
         }
-        let transport = TokenCheckingTransport()
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
+        let transport = StubTransport.accepting(bearer: "fresh")
+        let client = Client(baseURL: "https://api.example.com", transport: transport) {
             $0.middleware = [AuthenticationMiddleware(session)]
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -34,7 +24,7 @@ struct AuthenticationTests {
         }
         #expect(refreshes.value == 1)
         #expect(session.refreshCount == 1)
-        #expect(transport.sent.value.filter { $0 == "Bearer fresh" }.count == 50)
+        #expect(transport.requests(matching: RequestMatcher().header(.authorization, "Bearer fresh")).count == 50)
     }
 
     @Test("a refused refresh fails every waiting request as unauthorized and reports the expiry once")
@@ -44,7 +34,7 @@ struct AuthenticationTests {
             throw CourierError(.unauthorized, message: "Session expired")
         }
         var events = session.events.makeAsyncIterator()
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(TokenCheckingTransport())) {
+        let client = Client(baseURL: "https://api.example.com", transport: StubTransport.accepting(bearer: "fresh")) {
             $0.middleware = [AuthenticationMiddleware(session)]
         }
         let results = await withTaskGroup(of: Result<Void, CourierError>.self) { group in
@@ -64,12 +54,12 @@ struct AuthenticationTests {
             Issue.record("no refresh expected")
             return AuthTokens(accessToken: "x")
         }
-        let transport = TokenCheckingTransport()
-        let client = Client(baseURL: "https://api.example.com", transport: OpenAPITransport(transport)) {
+        let transport = StubTransport.accepting(bearer: "fresh")
+        let client = Client(baseURL: "https://api.example.com", transport: transport) {
             $0.middleware = [AuthenticationMiddleware(session)]
         }
         _ = await capture { try await client.send(Request<Void>(.post, "login").withoutAuthentication()) }
-        #expect(transport.sent.value == [nil])
+        #expect(transport.requests.map { $0.headerFields[.authorization] } == [nil])
     }
 
     @Test("schemes put the token in the Authorization header, another header, or the query")

@@ -33,21 +33,12 @@ struct RefreshWaitingTests {
         }
     }
 
-    /// A server that accepts the renewed token and refuses any other.
-    private func acceptingFresh() -> StubTransport {
-        let stub = StubTransport()
-        stub.answer(RequestMatcher()) { request in
-            request.headerFields[.authorization] == "Bearer fresh" ? .status(.noContent) : .status(.unauthorized)
-        }
-        return stub
-    }
-
     @Test("a call waiting for a slow refresh ends as cancelled at once when its task is cancelled")
     func cancelledWhileWaiting() async {
         let gate = StubGate()
         defer { gate.open() }
         let session = slowSession(gate)
-        let client = makeClient(session, acceptingFresh())
+        let client = makeClient(session, StubTransport.accepting(bearer: "fresh"))
         let call = Task { await capture { try await client.send(Request<Void>(.get, "items")) } }
         #expect(await eventually { session.refreshCount == 1 })
         call.cancel()
@@ -64,7 +55,7 @@ struct RefreshWaitingTests {
         // Time passes only when the test moves it, once the first attempt has its 401 and the call
         // waits for the refresh: the timeout that fires is the wait's, however slow the machine.
         let clock = ManualClock()
-        let client = makeClient(session, acceptingFresh(), timeout: .seconds(2), clock: clock)
+        let client = makeClient(session, StubTransport.accepting(bearer: "fresh"), timeout: .seconds(2), clock: clock)
         let done = LockedBox(false)
         let call = Task {
             defer { done.mutate { $0 = true } }
@@ -83,7 +74,7 @@ struct RefreshWaitingTests {
         let gate = StubGate()
         defer { gate.open() }
         let session = slowSession(gate)
-        let transport = acceptingFresh()
+        let transport = StubTransport.accepting(bearer: "fresh")
         let patient = makeClient(session, transport)
         let cancelled = Task { await capture { try await patient.send(Request<Void>(.get, "cancelled")) } }
         let timedOut = Task { await capture { try await makeClient(session, transport, timeout: .seconds(1)).send(Request<Void>(.get, "hurried")) } }

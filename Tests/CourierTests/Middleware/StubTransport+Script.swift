@@ -30,6 +30,15 @@ extension StubTransport {
         stub.answer(.any, with: (replies + [.status(200)]).map(\.response))
         return stub
     }
+
+    /// The kit's stub as a server that accepts only `Authorization: Bearer <token>`: 204 for a
+    /// request that carries it, 401 for any other; it records what it was sent.
+    static func accepting(bearer token: String) -> StubTransport {
+        let stub = StubTransport()
+        stub.answer(.any, with: .status(.unauthorized))
+        stub.answer(RequestMatcher().header(.authorization, "Bearer \(token)"), with: .status(.noContent))
+        return stub
+    }
 }
 
 extension Client {

@@ -1,36 +1,11 @@
 import Courier
-#if AsyncHTTPClient
-import CourierAsyncHTTPClient
-#endif
 import ExampleAPIs
 import Foundation
 import ReferenceServer
+import TestSupport
 
-/// The transports every integration scenario runs on; AsyncHTTPClient's only when the package trait
-/// `AsyncHTTPClient` is on (`swift test --traits AsyncHTTPClient`, as `.ci/run` does).
-enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case urlSession
-    #if AsyncHTTPClient
-    case asyncHTTPClient
-    #endif
-
-    func make() -> any Transport {
-        switch self {
-        case .urlSession: .urlSession()
-        #if AsyncHTTPClient
-        case .asyncHTTPClient: .asyncHTTPClient()
-        #endif
-        }
-    }
-
-    var description: String { rawValue }
-}
-
-/// A reference server started for one test, with clients for its backends.
-struct ReferenceBackends: Sendable {
-    let server: ReferenceServer
-    let transport: any Transport
-
+/// The example services' clients for the reference server's backends.
+extension ReferenceBackends {
     var environment: ServerEnvironment { .custom(BaseURL(server.baseURL)) }
 
     func social() -> Client { .social(environment: environment, transport: transport) }
@@ -51,23 +26,6 @@ struct ReferenceBackends: Sendable {
         let auth = AuthService(client: auth())
         try await auth.authenticate(email: ReferenceServer.demoCredentials.email, password: ReferenceServer.demoCredentials.password)
         return Client.social(environment: environment, session: auth.session, transport: transport)
-    }
-}
-
-/// Starts a reference server on 127.0.0.1 (free ports), runs `body`, and stops the server.
-func withBackends<T>(
-    _ transport: TransportKind,
-    options: ReferenceServer.Options = .init(),
-    _ body: (ReferenceBackends) async throws -> T
-) async throws -> T {
-    let server = try await ReferenceServer.start(options)
-    do {
-        let result = try await body(ReferenceBackends(server: server, transport: transport.make()))
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
     }
 }
 
