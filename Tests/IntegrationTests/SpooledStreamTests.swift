@@ -1,4 +1,3 @@
-#if canImport(FoundationNetworking)
 @testable import Courier
 import Foundation
 import ReferenceServer
@@ -98,4 +97,3 @@ struct SpooledStreamTests {
         }
     }
 }
-#endif
