@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// Courier's transport over `URLSession`: the default on every platform.
 ///
-/// Every request goes through tasks whose delegate is Courier's own (``SessionDelegate``), on
+/// Every request goes through tasks whose delegate is Courier's own (`SessionDelegate`), on
 /// every platform and whatever session the app gives: the delegate receives the body piece by
 /// piece, so a body past the client's size limit stops the transfer; it refuses redirects, which
 /// Courier follows itself under its own rules; it answers a 401 challenge with the 401 itself; and
