@@ -50,10 +50,18 @@ open class PinningSessionDelegate: NSObject, URLSessionDelegate, ServerTrustCarr
         didReceive challenge: URLAuthenticationChallenge
     ) async -> (URLSession.AuthChallengeDisposition, URLCredential?) {
         guard let trustEvaluation else { return (.performDefaultHandling, nil) }
-        return await withCheckedContinuation { continuation in
+        let answer = await withCheckedContinuation { continuation in
             trustEvaluation.answer(challenge, refuse: { _ in }) { disposition, credential in
-                continuation.resume(returning: (disposition, credential))
+                continuation.resume(returning: Answer(disposition: disposition, credential: credential))
             }
         }
+        return (answer.disposition, answer.credential)
+    }
+
+    /// A challenge's answer, handed from the evaluation's queue to the waiting task.
+    // @unchecked: `URLCredential` is immutable, but not marked `Sendable` on every platform.
+    private struct Answer: @unchecked Sendable {
+        let disposition: URLSession.AuthChallengeDisposition
+        let credential: URLCredential?
     }
 }
