@@ -8,7 +8,6 @@ import CourierAsyncHTTPClient
 import ExampleAPIs
 import Foundation
 import OpenAPIAsyncHTTPClient
-import OpenAPIURLSession
 import ReferenceServer
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import ReferenceServer
 import TestSupport
 import Testing
@@ -200,17 +201,43 @@ import FoundationNetworking
 
 @Suite("A URLSession's own URLCache is passed by while the client caches", .timingSensitive)
 struct URLCacheBypassTests {
-    @Test("with a CachingMiddleware, nothing is served from or kept in the session's URLCache")
-    func twoCachesNeverStack() async throws {
+    /// A cache middleware of a third party's: it only says that it caches.
+    struct OwnCache: Middleware {
+        func intercept(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            context: MiddlewareContext,
+            next: MiddlewareNext
+        ) async throws -> MiddlewareResponse {
+            var context = context
+            context.isCachedByClient = true
+            return try await next(request, body, context)
+        }
+    }
+
+    /// A `URLCache` in memory only (Apple platforms deprecate the `diskPath:` initialiser, which
+    /// is the only one swift-corelibs-foundation has).
+    static func memoryCache() -> URLCache {
+        #if canImport(FoundationNetworking)
+        URLCache(memoryCapacity: 4 << 20, diskCapacity: 0, diskPath: nil)
+        #else
+        URLCache(memoryCapacity: 4 << 20, diskCapacity: 0, directory: nil)
+        #endif
+    }
+
+    @Test(
+        "with a cache middleware, CachingMiddleware or one's own, nothing is served from or kept in the session's URLCache",
+        arguments: [false, true])
+    func twoCachesNeverStack(ownCache: Bool) async throws {
         try await withBackends(.urlSession) { backends in
-            let urlCache = URLCache(memoryCapacity: 4 << 20, diskCapacity: 0, diskPath: nil)
+            let urlCache = Self.memoryCache()
             let configuration = URLSession.courierConfiguration()
             configuration.urlCache = urlCache
             configuration.requestCachePolicy = .useProtocolCachePolicy
             let session = URLSession(configuration: configuration)
             defer { session.finishTasksAndInvalidate() }
             let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: .urlSession(session)) {
-                $0.middleware = [CachingMiddleware(ResponseCache())]
+                $0.middleware = [ownCache ? OwnCache() as any Middleware : CachingMiddleware(ResponseCache())]
             }
             let passing = Request<Data>(.get, "cache/bypassed", query: ["max_age": 600]).cachePolicy(.reload)
             for _ in 0..<3 { #expect(try await client.response(for: passing).source == .network) }

@@ -1,4 +1,3 @@
-#if canImport(FoundationNetworking)
 @testable import Courier
 import Foundation
 import ReferenceServer
@@ -89,4 +88,3 @@ struct SpooledStreamTests {
         }
     }
 }
-#endif

@@ -176,11 +176,8 @@ final class DiskCacheStore: Sendable {
             let target = directory.appendingPathComponent(name)
             let temporary = directory.appendingPathComponent(name + "." + UUID().uuidString + ".partial")
             do {
-                #if canImport(Darwin)
+                // File protection applies on Apple platforms; swift-corelibs-foundation accepts the option.
                 try data.write(to: temporary, options: [.completeFileProtectionUntilFirstUserAuthentication])
-                #else
-                try data.write(to: temporary)
-                #endif
                 // `rename` replaces the target in one step.
                 if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
             } catch {

@@ -59,7 +59,8 @@ extension CourierError {
         public static let insecureRedirect = Kind(code: .insecureRedirect)
         /// The transport failed in a way not covered above; the underlying error says how.
         public static let transportFailed = Kind(code: .transportFailed)
-        /// A file to upload could not be read, or a download could not be written to its destination.
+        /// A file to upload could not be read, a download could not be written to its destination, or
+        /// a token store could not read or write its file or Keychain item.
         public static let fileAccessFailed = Kind(code: .fileAccessFailed)
 
         /// The server's certificate was not trusted, or its public key matched none of the host's

@@ -40,9 +40,11 @@ public struct MiddlewareContext: Sendable {
     public var advertisedCodings: Set<ContentCoding> = []
     /// The client's cookie jar, which adds cookies to each request after the middleware.
     var cookieJar: CookieJar?
-    /// Whether a ``CachingMiddleware`` handles the call, so that a transport with a cache of its
-    /// own leaves it alone.
-    var isCachedByClient = false
+    /// Whether a cache middleware handles the call: a cache middleware sets it before calling
+    /// `next`, and the transport receives it as ``TransportRequest/isCachedByClient``, so that a
+    /// transport with a cache of its own (a URLSession with a `URLCache`) neither serves nor stores
+    /// the response, and two caches never stack. ``CachingMiddleware`` sets it; `false` by default.
+    public var isCachedByClient = false
 
     /// Creates a context; the client makes one per call, tests make their own.
     /// - Parameters:

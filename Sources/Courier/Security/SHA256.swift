@@ -2,8 +2,7 @@
 ///
 /// Public-key pinning hashes one SubjectPublicKeyInfo (a few hundred bytes) per new connection;
 /// this keeps the AsyncHTTPClient transport from linking swift-crypto, and with it a second
-/// BoringSSL beside NIO SSL's, for that one hash. On Apple platforms `PinningSessionDelegate`
-/// uses CryptoKit's.
+/// BoringSSL beside NIO SSL's, for that one hash. The URLSession transport's pinning uses it too.
 package enum SHA256 {
     /// The 32-byte digest of `message`.
     /// - Parameter message: The bytes to hash.

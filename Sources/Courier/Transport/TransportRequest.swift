@@ -20,9 +20,10 @@ public struct TransportRequest: Sendable {
     public var delivery: ResponseBodyDelivery
     /// Receives upload and download progress; `nil` when nobody listens.
     public var progress: (@Sendable (TransferProgress) -> Void)?
-    /// Whether the client's own cache (``CachingMiddleware``) handles this request: a transport
-    /// with a cache of its own (a URLSession with a `URLCache`) neither serves nor stores it, so
-    /// that two caches never stack.
+    /// Whether the client's own cache handles this request (a cache middleware said so in
+    /// ``MiddlewareContext/isCachedByClient``, as ``CachingMiddleware`` does): a transport with a
+    /// cache of its own (a URLSession with a `URLCache`) neither serves nor stores it, so that two
+    /// caches never stack.
     public var isCachedByClient = false
     /// What ends the exchange early (the attempt's deadline, ``Client/cancelAll()``) without
     /// cancelling the caller's task: the transport ends the exchange when it fires (see

@@ -1,4 +1,3 @@
-#if canImport(FoundationNetworking)
 @testable import Courier
 import Foundation
 import TestSupport
@@ -158,4 +157,3 @@ struct SpooledBodyTests {
         #expect(stops.value == 2)
     }
 }
-#endif

@@ -1,8 +1,8 @@
 #if canImport(Security)
 import Foundation
-import Security
 
-/// Keeps tokens in the Keychain as one generic-password item, readable after the first unlock.
+/// Keeps tokens in the Keychain as one generic-password item of the data-protection keychain,
+/// readable after the first unlock, on this device only. A save replaces the item in one step.
 ///
 /// ```swift
 /// let session = AuthenticationSession(store: KeychainTokenStore(service: "com.example.app")) { ... }
@@ -22,34 +22,20 @@ public struct KeychainTokenStore: TokenStore {
         self.account = account
     }
 
-    private var query: [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account]
-    }
-
+    /// The stored tokens, or `nil` when there are none.
+    /// - Returns: The tokens.
+    /// - Throws: ``CourierError/Kind/fileAccessFailed`` when the Keychain cannot be read,
+    ///   ``CourierError/Kind/decodingFailed`` when the item holds no tokens.
     public func load() throws -> AuthTokens? {
-        var search = query
-        search[kSecReturnData as String] = true
-        search[kSecMatchLimit as String] = kSecMatchLimitOne
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(search as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        guard status == errSecSuccess, let data = result as? Data else {
-            throw NSError(domain: NSOSStatusErrorDomain, code: Int(status))
-        }
-        return try JSONDecoder().decode(AuthTokens.self, from: data)
+        try SecItemKeychainItem(service: service, account: account).loadTokens()
     }
 
+    /// Replaces the stored tokens (`SecItemUpdate`, or `SecItemAdd` when there are none yet); `nil`
+    /// deletes them.
+    /// - Parameter tokens: The tokens to keep.
+    /// - Throws: ``CourierError/Kind/fileAccessFailed`` when the Keychain refuses the change.
     public func save(_ tokens: AuthTokens?) throws {
-        let deleteStatus = SecItemDelete(query as CFDictionary)
-        guard deleteStatus == errSecSuccess || deleteStatus == errSecItemNotFound else {
-            throw NSError(domain: NSOSStatusErrorDomain, code: Int(deleteStatus))
-        }
-        guard let tokens else { return }
-        var item = query
-        item[kSecValueData as String] = try JSONEncoder().encode(tokens)
-        item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-        let status = SecItemAdd(item as CFDictionary, nil)
-        guard status == errSecSuccess else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+        try SecItemKeychainItem(service: service, account: account).saveTokens(tokens)
     }
 }
 #endif

@@ -1,86 +1,67 @@
-#if canImport(Security) && canImport(CryptoKit)
-import CryptoKit
 import Foundation
-import Security
 
-/// Applies a ``ServerTrust`` to a `URLSession` on Apple platforms: its additional roots are
-/// trusted besides the system's, and a pinned host must present a certificate whose public key
-/// matches one of its pins.
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``ServerTrust`` that a session's delegate hands to the URLSession transport.
+protocol ServerTrustCarrying {
+    /// The evaluation the transport applies; `nil` for the platform's usual checks.
+    var trustEvaluation: (any ServerTrustEvaluation)? { get }
+}
+
+/// Applies a ``ServerTrust`` to a `URLSession`: its additional roots are trusted besides the
+/// system's, and a pinned host must present a certificate whose public key matches one of its pins.
+///
+/// Give the trust to the transport instead, which applies it in Courier's own delegate:
 ///
 /// ```swift
-/// let delegate = try PinningSessionDelegate(trust: ServerTrust(pins: ["api.example.com": pins]))
-/// let session = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
-/// let client = Client(baseURL: "https://api.example.com", transport: .urlSession(session))
+/// let transport = try SessionTransport(session: session, trust: ServerTrust(pins: ["api.example.com": pins]))
 /// ```
 ///
-/// A refused server's challenge is cancelled: URLSession sends nothing and the request fails.
-/// This delegate does not refuse redirects the way `URLSession.courierShared`'s does;
-/// Courier follows redirects itself either way, but to keep URLSession from following them too,
-/// subclass and implement `urlSession(_:task:willPerformHTTPRedirection:newRequest:)`.
+/// A ``SessionTransport`` given a session with this delegate applies the delegate's ``trust`` the
+/// same way. Like ``SessionTransport/init(session:trust:)``, it refuses roots and pins on Linux,
+/// where URLSession cannot check a server's certificate.
 // @unchecked: every stored property is immutable after `init`.
-open class PinningSessionDelegate: NSObject, URLSessionDelegate, @unchecked Sendable {
+@available(*, deprecated, message: "Give the trust to the transport: SessionTransport(session:trust:).")
+open class PinningSessionDelegate: NSObject, URLSessionDelegate, ServerTrustCarrying, @unchecked Sendable {
     /// The roots and pins applied.
     public let trust: ServerTrust
-    private let anchors: [SecCertificate]
+    let trustEvaluation: (any ServerTrustEvaluation)?
 
     /// Creates the delegate.
     /// - Parameter trust: Additional roots and per-host pins.
-    /// - Throws: ``CourierError/Kind/invalidRequest`` when a root certificate cannot be read.
+    /// - Throws: ``CourierError/Kind/invalidRequest`` when a root certificate cannot be read, and
+    ///   on Linux when `trust` has roots or pins.
     public init(trust: ServerTrust) throws {
         self.trust = trust
-        anchors = try trust.rootCertificatesDER().map { der in
-            guard let certificate = SecCertificateCreateWithData(nil, der as CFData) else {
-                throw CourierError(.invalidRequest, message: "A root certificate is not a valid X.509 certificate.")
-            }
-            return certificate
-        }
+        self.trustEvaluation = try trust.sessionEvaluation()
         super.init()
     }
 
     /// Evaluates a server-trust challenge against the system roots plus ``trust``'s, then its pins.
+    /// - Parameters:
+    ///   - session: The session.
+    ///   - challenge: The challenge.
+    /// - Returns: The credential for a trusted server; a cancelled challenge for a refused one; the
+    ///   default handling for any other challenge.
     open func urlSession(
         _ session: URLSession,
         didReceive challenge: URLAuthenticationChallenge
     ) async -> (URLSession.AuthChallengeDisposition, URLCredential?) {
-        guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-            let serverTrust = challenge.protectionSpace.serverTrust
-        else { return (.performDefaultHandling, nil) }
-        let pins = trust.pins(forHost: challenge.protectionSpace.host)
-        guard !anchors.isEmpty || pins != nil else { return (.performDefaultHandling, nil) }
-
-        if !anchors.isEmpty {
-            SecTrustSetAnchorCertificates(serverTrust, anchors as CFArray)
-            SecTrustSetAnchorCertificatesOnly(serverTrust, false)
+        guard let trustEvaluation else { return (.performDefaultHandling, nil) }
+        let answer = await withCheckedContinuation { continuation in
+            trustEvaluation.answer(challenge, refuse: { _ in }) { disposition, credential in
+                continuation.resume(returning: Answer(disposition: disposition, credential: credential))
+            }
         }
-        guard SecTrustEvaluateWithError(serverTrust, nil) else { return (.cancelAuthenticationChallenge, nil) }
-        if pins != nil {
-            guard let digest = Self.publicKeySHA256(of: serverTrust),
-                trust.permits(host: challenge.protectionSpace.host, publicKeySHA256: digest)
-            else { return (.cancelAuthenticationChallenge, nil) }
-        }
-        return (.useCredential, URLCredential(trust: serverTrust))
+        return (answer.disposition, answer.credential)
     }
 
-    /// SHA-256 of the leaf certificate's SubjectPublicKeyInfo.
-    static func publicKeySHA256(of serverTrust: SecTrust) -> [UInt8]? {
-        guard let chain = SecTrustCopyCertificateChain(serverTrust) as? [SecCertificate],
-            let leaf = chain.first,
-            let key = SecCertificateCopyKey(leaf),
-            let raw = SecKeyCopyExternalRepresentation(key, nil) as Data?,
-            let attributes = SecKeyCopyAttributes(key) as? [String: Any],
-            let type = attributes[kSecAttrKeyType as String] as? String,
-            let size = attributes[kSecAttrKeySizeInBits as String] as? Int
-        else { return nil }
-        let algorithm: SubjectPublicKeyInfo.Algorithm
-        switch type {
-        case kSecAttrKeyTypeRSA as String: algorithm = .rsa
-        case kSecAttrKeyTypeECSECPrimeRandom as String: algorithm = .ellipticCurve
-        default: return nil
-        }
-        guard let spki = SubjectPublicKeyInfo.der(algorithm: algorithm, keySizeInBits: size, rawKey: Array(raw)) else {
-            return nil
-        }
-        return Array(CryptoKit.SHA256.hash(data: spki))
+    /// A challenge's answer, handed from the evaluation's queue to the waiting task.
+    // @unchecked: `URLCredential` is immutable, but not marked `Sendable` on every platform.
+    private struct Answer: @unchecked Sendable {
+        let disposition: URLSession.AuthChallengeDisposition
+        let credential: URLCredential?
     }
 }
-#endif

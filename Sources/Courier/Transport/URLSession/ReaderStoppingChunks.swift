@@ -1,4 +1,3 @@
-#if canImport(FoundationNetworking)
 import OpenAPIRuntime
 
 /// A response body's chunks that stop the URLSession task when their reader stops before the end
@@ -43,4 +42,3 @@ struct ReaderStoppingChunks: AsyncSequence, Sendable {
         }
     }
 }
-#endif

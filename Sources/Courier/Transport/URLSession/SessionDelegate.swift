@@ -5,22 +5,34 @@ import FoundationNetworking
 #endif
 
 /// The delegate of Courier's URLSessions: refuses redirects (Courier follows them itself, so
-/// credentials never follow one to another origin), answers authentication challenges without
-/// waiting, and hands each data task's events to the ``DataTaskEvents`` registered for it.
+/// credentials never follow one to another origin), answers an HTTP authentication challenge with
+/// its 401 at once, applies the transport's ``ServerTrust`` to server-trust challenges, and hands
+/// each data task's events to the ``DataTaskEvents`` registered for it.
 // @unchecked: mutable state is only touched under the locks of `handlers` and `challenged`.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let handlers = LockedState<[Int: any DataTaskEvents]>([:])
-    /// Tasks without a handler (completion-handler tasks) whose 401 challenge was cancelled.
-    private let challenged = LockedState<Set<Int>>([])
+    /// How tasks without a handler (completion-handler tasks) ended at a challenge.
+    private let challenged = LockedState<[Int: ChallengeOutcome]>([:])
+    /// What server-trust challenges are answered with; `nil` leaves them to the platform.
+    let trust: (any ServerTrustEvaluation)?
 
-    /// The delegate queue for a session with this delegate: on Linux an ``InlineDelegateQueue``,
-    /// which keeps a body over its limit out of memory; elsewhere URLSession's own.
-    static func queue() -> OperationQueue? {
-        #if canImport(FoundationNetworking)
-        InlineDelegateQueue()
-        #else
-        nil
-        #endif
+    /// Creates a delegate.
+    /// - Parameter trust: Applied to server-trust challenges; `nil` for the platform's usual checks.
+    init(trust: (any ServerTrustEvaluation)? = nil) {
+        self.trust = trust
+    }
+
+    /// A session with a copy of `configuration`, this delegate and Courier's delegate queue.
+    ///
+    /// The copy keeps no cookies and asks no credential storage: cookies follow the client's
+    /// ``Configuration/cookieJar`` and credentials its middleware, whatever the app's session does.
+    func session(configuration: URLSessionConfiguration) -> URLSession {
+        let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        copy.httpCookieStorage = nil
+        copy.httpShouldSetCookies = false
+        copy.httpCookieAcceptPolicy = .never
+        copy.urlCredentialStorage = nil
+        return URLSession(configuration: copy, delegate: self, delegateQueue: DelegateQueue())
     }
 
     /// Sends `task`'s events to `handler` until the task completes.
@@ -33,10 +45,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         handlers.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
     }
 
-    /// Whether `task` ended because its 401 challenge was cancelled: its response is the 401, not
-    /// the cancellation its completion handler was given. Forgets the task.
-    func tookChallenge(identifier: Int) -> Bool {
-        challenged.withLock { $0.remove(identifier) != nil }
+    /// How a task without a handler ended at a challenge, if it did: its 401, which stands for the
+    /// cancellation its completion handler was given, or the refusal of the server. Forgets the task.
+    func challengeOutcome(identifier: Int) -> ChallengeOutcome? {
+        challenged.withLock { $0.removeValue(forKey: identifier) }
     }
 
     private func handler(of task: URLSessionTask) -> (any DataTaskEvents)? {
@@ -78,31 +90,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        Self.answer(completionHandler) {
-            if let handler = handlers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
-                handler.completed(task.response, error: nil)
+        let identifier = task.taskIdentifier
+        ChallengeOutcome.answer(challenge, response: task.response, trust: trust, completionHandler: completionHandler) {
+            [handlers, challenged] outcome in
+            if let handler = handlers.withLock({ $0.removeValue(forKey: identifier) }) {
+                switch outcome {
+                case .unauthorized(let response): handler.completed(response, error: nil)
+                case .refused(let error): handler.completed(nil, error: error)
+                }
             } else {
-                challenged.withLock { _ = $0.insert(task.taskIdentifier) }
+                challenged.withLock { $0[identifier] = outcome }
             }
         }
-    }
-
-    /// How Courier's delegates answer a challenge. Every challenge gets the platform's default
-    /// handling, except on Linux: there an HTTP authentication challenge (a 401 with
-    /// `WWW-Authenticate`; server trust is never asked) is raised once the whole 401 has arrived
-    /// and, unless answered with a credential, either waits forever or cancels the task
-    /// (swift-corelibs-foundation#5456). Courier's middleware handles 401s, so `deliverResponse`
-    /// hands the 401 on and the challenge is cancelled.
-    static func answer(
-        _ completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void,
-        deliverResponse: () -> Void
-    ) {
-        #if canImport(FoundationNetworking)
-        deliverResponse()
-        // Cancelling waits on URLSession's queue, which may be the one running this callback.
-        UncheckedDataTask.elsewhere { completionHandler(.cancelAuthenticationChallenge, nil) }
-        #else
-        completionHandler(.performDefaultHandling, nil)
-        #endif
     }
 }

@@ -24,8 +24,8 @@ extension SessionTransport {
         if transfer.progress == nil, transfer.body == nil {
             return try await transferWithoutProgress(transfer, urlRequest: urlRequest)
         }
-        let delegate = TransferDelegate(transfer: transfer)
-        let transferSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
+        let delegate = TransferDelegate(transfer: transfer, trust: self.delegate.trust)
+        let transferSession = URLSession(configuration: dataSession.configuration, delegate: delegate, delegateQueue: nil)
         defer { transferSession.finishTasksAndInvalidate() }
 
         let task: URLSessionTask
@@ -65,19 +65,19 @@ extension SessionTransport {
                 continuation = nil
             }
         }
-        // On Linux the 401 of a challenge arrives as a cancellation; the delegate remembers it.
+        // The 401 of a challenge, and a refused server, arrive as a cancellation; the delegate
+        // remembers which.
         let started = LockedState<UncheckedDataTask?>(nil)
-        @Sendable func challengedResponse() -> URLResponse? {
-            #if canImport(FoundationNetworking)
-            guard let task = started.withLock({ $0 })?.task, delegate.tookChallenge(identifier: task.taskIdentifier) else {
-                return nil
+        @Sendable func challenged(_ error: any Error) throws -> URLResponse? {
+            guard let task = started.withLock({ $0 })?.task,
+                let outcome = delegate.challengeOutcome(identifier: task.taskIdentifier)
+            else { throw error }
+            switch outcome {
+            case .unauthorized(let response): return response
+            case .refused(let refusal): throw refusal
             }
-            return task.response
-            #else
-            return nil
-            #endif
         }
-        let session = self.completionSession
+        let session = dataSession
         let task: URLSessionTask
         if let destination = transfer.destination {
             var request = urlRequest
@@ -85,10 +85,7 @@ extension SessionTransport {
             task = session.downloadTask(with: request) { location, response, error in
                 finish(
                     Result {
-                        if let error {
-                            guard let challenged = challengedResponse() else { throw error }
-                            return (try Self.response(from: challenged), nil)
-                        }
+                        if let error { return (try Self.response(from: try challenged(error)), nil) }
                         guard let location else {
                             throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")
                         }
@@ -100,10 +97,7 @@ extension SessionTransport {
             task = session.uploadTask(with: urlRequest, fromFile: file) { data, response, error in
                 finish(
                     Result {
-                        if let error {
-                            guard let challenged = challengedResponse() else { throw error }
-                            return (try Self.response(from: challenged), HTTPBody(data ?? Data()))
-                        }
+                        if let error { return (try Self.response(from: try challenged(error)), HTTPBody(data ?? Data())) }
                         let data = data ?? Data()
                         guard data.count <= transfer.bodyLimit else {
                             throw CourierError(
@@ -129,16 +123,6 @@ extension SessionTransport {
         }
     }
 
-    /// The session for completion-handler transfers: on Linux the one with Courier's delegate,
-    /// which answers 401 challenges.
-    private var completionSession: URLSession {
-        #if canImport(FoundationNetworking)
-        dataSession
-        #else
-        session
-        #endif
-    }
-
     /// Moves URLSession's temporary download to `destination`, replacing any file there.
     /// - Throws: ``CourierError/Kind/fileAccessFailed``.
     static func moveDownload(at location: URL, to destination: URL) throws(CourierError) {
@@ -160,15 +144,17 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         var received = Data()
         var failure: (any Error)?
         var downloaded = false
-        /// The 401 of an authentication challenge arrived whole (see ``SessionDelegate``).
-        var challenged = false
+        /// The task ended at an authentication challenge (see ``ChallengeOutcome``).
+        var challenged: ChallengeOutcome?
     }
 
     private let transfer: FileTransfer
+    private let trust: (any ServerTrustEvaluation)?
     private let state = LockedState(State())
 
-    init(transfer: FileTransfer) {
+    init(transfer: FileTransfer, trust: (any ServerTrustEvaluation)?) {
         self.transfer = transfer
+        self.trust = trust
     }
 
     func start(_ task: UncheckedDataTask, continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>) {
@@ -233,30 +219,38 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         }
     }
 
-    /// As ``SessionDelegate`` does: a 401's challenge is answered with the 401.
+    /// As ``SessionDelegate`` does: a 401's challenge is answered with the 401, a server's with
+    /// the transport's trust.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        SessionDelegate.answer(completionHandler) { state.withLock { $0.challenged = true } }
+        ChallengeOutcome.answer(challenge, response: task.response, trust: trust, completionHandler: completionHandler) {
+            [state] outcome in state.withLock { $0.challenged = outcome }
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (continuation, outcome) = state.withLock { state in
             defer { state.continuation = nil }
-            let failure = state.challenged ? state.failure : state.failure ?? error
-            return (state.continuation, (failure, state.received, state.downloaded || state.challenged))
+            var (failure, response) = (state.failure ?? error, task.response)
+            switch state.challenged {
+            case .unauthorized(let challengeResponse): (failure, response) = (state.failure, challengeResponse ?? response)
+            case .refused(let refusal): failure = refusal
+            case nil: break
+            }
+            return (state.continuation, (failure, response, state.received, state.downloaded || state.challenged != nil))
         }
         guard let continuation else { return }
-        let (failure, received, downloaded) = outcome
+        let (failure, urlResponse, received, downloaded) = outcome
         if let failure {
             continuation.resume(throwing: failure)
             return
         }
         do {
-            let response = try SessionTransport.response(from: task.response)
+            let response = try SessionTransport.response(from: urlResponse)
             if let destination = transfer.destination {
                 guard downloaded else {
                     throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")

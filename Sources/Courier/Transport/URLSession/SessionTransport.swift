@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import OpenAPIURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,10 +8,11 @@ import FoundationNetworking
 
 /// Courier's transport over `URLSession`: the default on every platform.
 ///
-/// On Apple platforms ordinary calls go through swift-openapi-urlsession's `URLSessionTransport`.
-/// On Linux they go through data tasks of Courier's own, whose delegate
-/// receives the body piece by piece: a body past the client's size limit stops the transfer, a 401
-/// challenge is answered with the 401 itself, and cancelling never calls into URLSession on the
+/// Every request goes through tasks whose delegate is Courier's own (`SessionDelegate`), on
+/// every platform and whatever session the app gives: the delegate receives the body piece by
+/// piece, so a body past the client's size limit stops the transfer; it refuses redirects, which
+/// Courier follows itself under its own rules; it answers a 401 challenge with the 401 itself; and
+/// it applies the transport's ``ServerTrust``. Cancelling never calls into URLSession on the
 /// cancelling thread. Uploads from a file (``RequestBody/file(_:contentType:)``) and downloads to
 /// a file (``Client/download(_:to:progress:)``) use URLSession's own upload and download tasks,
 /// which stream from and to disk.
@@ -21,61 +21,76 @@ import FoundationNetworking
 /// let client = Client(baseURL: base, transport: .urlSession(mySession))
 /// ```
 ///
+/// A session whose delegate is not Courier's lends its configuration (cache, cookies, timeouts,
+/// protocols) to a session the transport makes with Courier's delegate; its own delegate is not
+/// called for Courier's requests.
+///
 /// On Linux, URLSession scales to about 16 requests in flight; for servers and command-line tools
 /// there, prefer the AsyncHTTPClient transport from the `CourierAsyncHTTPClient` product.
 public struct SessionTransport: Transport, ClientTransport {
-    /// The session requests are sent with.
+    /// The session requests are sent with, as given.
     public let session: URLSession
-    private let base: URLSessionTransport
-    #if canImport(FoundationNetworking)
-    /// The session data tasks run in: `session` when its delegate is Courier's, otherwise one made
+    /// The session tasks run in: `session` when its delegate is Courier's, otherwise one made
     /// with `session`'s configuration and Courier's delegate.
     let dataSession: URLSession
     let delegate: SessionDelegate
     /// How much of a streamed body waits in memory for its reader before the rest goes to disk.
     var streamedBodyLimits = SpooledBody.Limits()
-    #endif
 
     /// Creates the transport.
-    /// - Parameter session: The session to send with. Courier follows redirects itself (see
-    ///   ``Configuration/redirectLimit``) only when the session does not: give a session whose
-    ///   delegate refuses them, as `URLSession.courierShared`'s does.
+    /// - Parameter session: The session whose configuration requests are sent with; its delegate,
+    ///   unless it is Courier's, is not called for them.
     public init(session: URLSession = .courierShared) {
         self.session = session
-        self.base = URLSessionTransport(configuration: .init(session: session))
-        #if canImport(FoundationNetworking)
         if let delegate = session.delegate as? SessionDelegate {
             self.delegate = delegate
             self.dataSession = session
         } else {
-            let delegate = SessionDelegate()
+            let delegate = SessionDelegate(trust: (session.delegate as? any ServerTrustCarrying)?.trustEvaluation)
             self.delegate = delegate
-            self.dataSession = URLSession(
-                configuration: session.configuration,
-                delegate: delegate,
-                delegateQueue: SessionDelegate.queue()
-            )
+            self.dataSession = delegate.session(configuration: session.configuration)
         }
-        #endif
     }
 
-    /// The codings URLSession decodes and advertises by itself: on Linux libcurl's
-    /// `deflate, gzip, br, zstd`, on Apple platforms `gzip, deflate, br`.
+    /// Creates a transport that checks TLS servers against `trust` besides the platform's usual
+    /// checks: its additional roots are trusted, and a pinned host must present a certificate
+    /// whose public key matches one of its pins. A refused server fails the request with
+    /// ``CourierError/Kind/untrustedServer`` before any byte of it is sent.
+    ///
+    /// ```swift
+    /// let transport = try SessionTransport(trust: ServerTrust(pins: ["api.example.com": pins]))
+    /// ```
+    ///
+    /// URLSession on Linux offers no way to check a server's certificate: there, a `trust` with
+    /// roots or pins is refused, and the AsyncHTTPClient transport (`HTTPClientTransport(trust:)`
+    /// in the `CourierAsyncHTTPClient` product) applies them instead.
+    /// - Parameters:
+    ///   - session: The session whose configuration requests are sent with; its delegate is not
+    ///     called for them.
+    ///   - trust: Additional roots and per-host pins.
+    /// - Throws: ``CourierError/Kind/invalidRequest`` when a root certificate cannot be read, and
+    ///   on Linux when `trust` has roots or pins.
+    public init(session: URLSession = .courierShared, trust: ServerTrust) throws {
+        self.session = session
+        let delegate = SessionDelegate(trust: try trust.sessionEvaluation())
+        self.delegate = delegate
+        self.dataSession = delegate.session(configuration: session.configuration)
+    }
+
+    /// The codings URLSession decodes and advertises by itself: on Apple platforms
+    /// `gzip, deflate, br`; on Linux libcurl's, which add `zstd`.
     public var contentCodings: Set<ContentCoding> { Self.decodedCodings }
 
-    static let decodedCodings: Set<ContentCoding> = {
+    static let decodedCodings = Set<ContentCoding>([.gzip, .deflate, .brotli])
         #if canImport(FoundationNetworking)
-        [.deflate, .gzip, .brotli, .zstandard]
-        #else
-        [.gzip, .deflate, .brotli]
+    .union([.zstandard])
         #endif
-    }()
 
     /// Sends a request and delivers its response body as asked.
     ///
     /// A body from a file or to a file goes through URLSession's upload and download tasks, which
-    /// stream from and to disk. On Linux a body wanted whole in memory, with nobody listening for
-    /// progress, is read by a data task that stops at the limit.
+    /// stream from and to disk. A body wanted whole in memory, with nobody listening for progress,
+    /// is read by a data task that stops at the limit; any other is streamed.
     /// - Parameter request: The request and how its response body is wanted.
     /// - Returns: The response and its body.
     /// - Throws: ``CourierError``, or URLSession's errors.
@@ -84,14 +99,13 @@ public struct SessionTransport: Transport, ClientTransport {
             // A transfer is long next to a task's start: it runs in one that the interruption ends.
             return try await request.interruption.run { try await transfer(FileTransfer(request)) }
         }
-        if request.isCachedByClient, request.delivery.collectsAll, request.progress == nil,
-            let urlCache = session.configuration.urlCache
-        {
-            return try await send(request, bypassing: urlCache)
-        }
-        #if canImport(FoundationNetworking)
         if request.delivery.collectsAll, request.progress == nil {
-            let urlRequest = try await Self.urlRequest(for: request.request, body: request.body, origin: request.origin)
+            var urlRequest = try await Self.urlRequest(for: request.request, body: request.body, origin: request.origin)
+            let urlCache = request.isCachedByClient ? dataSession.configuration.urlCache : nil
+            // The client's own cache handles the request: nothing is read from the session's
+            // `URLCache`, and the response is removed from it again, so that two caches never stack.
+            if urlCache != nil { urlRequest.cachePolicy = .reloadIgnoringLocalCacheData }
+            defer { urlCache?.removeCachedResponse(for: urlRequest) }
             let handler = CollectingTaskHandler(limit: request.delivery.limit)
             let (response, bytes) = try await run(urlRequest, handler: handler, interruption: request.interruption)
             return TransportResponse(response: response, body: bytes.isEmpty ? nil : HTTPBody(bytes))
@@ -99,32 +113,6 @@ public struct SessionTransport: Transport, ClientTransport {
         return try await request.delivered { head, body, origin, _ in
             try await stream(head, body: body, origin: origin, interruption: request.interruption)
         }
-        #else
-        return try await request.interruption.run {
-            try await request.delivered { request, body, origin, name in
-                try await send(request, body: body, baseURL: origin, operationID: name)
-            }
-        }
-        #endif
-    }
-
-    /// Sends a request the client's own cache handles, past the session's `URLCache`: nothing is
-    /// read from it, and the response is removed from it again, so that two caches never stack.
-    private func send(_ request: TransportRequest, bypassing urlCache: URLCache) async throws -> TransportResponse {
-        var urlRequest = try await Self.urlRequest(for: request.request, body: request.body, origin: request.origin)
-        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        defer { urlCache.removeCachedResponse(for: urlRequest) }
-        #if canImport(FoundationNetworking)
-        let handler = CollectingTaskHandler(limit: request.delivery.limit)
-        let (response, bytes) = try await run(urlRequest, handler: handler, interruption: request.interruption)
-        return TransportResponse(response: response, body: bytes.isEmpty ? nil : HTTPBody(bytes))
-        #else
-        let (data, urlResponse) = try await request.interruption.run { [urlRequest] in try await session.data(for: urlRequest) }
-        guard data.count <= request.delivery.limit else {
-            throw CourierError(.responseTooLarge, message: "The response body is larger than \(request.delivery.limit) bytes.")
-        }
-        return TransportResponse(response: try Self.response(from: urlResponse), body: data.isEmpty ? nil : HTTPBody(data))
-        #endif
     }
 
     /// Sends a request for a swift-openapi-runtime client; the response body streams as it arrives.
@@ -141,14 +129,9 @@ public struct SessionTransport: Transport, ClientTransport {
         baseURL: URL,
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        #if canImport(FoundationNetworking)
-        return try await stream(request, body: body, origin: baseURL, interruption: .none)
-        #else
-        try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
-        #endif
+        try await stream(request, body: body, origin: baseURL, interruption: .none)
     }
 
-    #if canImport(FoundationNetworking)
     /// Sends a request by a data task whose response comes back at its head, the body streaming
     /// (see ``StreamingTaskHandler``).
     private func stream(
@@ -193,5 +176,4 @@ public struct SessionTransport: Transport, ClientTransport {
             stop()
         }
     }
-    #endif
 }

@@ -1,4 +1,3 @@
-#if canImport(FoundationNetworking)
 import Foundation
 
 #if canImport(Glibc)
@@ -76,4 +75,3 @@ final class SpoolFile: Sendable {
             message: "Could not \(action) the temporary file that holds a streamed body: \(String(cString: strerror(code))).")
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if canImport(FoundationNetworking)
 extension SpooledBody {
     /// What the bodies that share it held: the most unread bytes any of them kept in memory at
     /// once, and how many went through their files. Tests read it; nothing else needs it.
@@ -19,4 +18,3 @@ extension SpooledBody {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if canImport(FoundationNetworking)
 import Foundation
 import OpenAPIRuntime
 
@@ -137,4 +136,3 @@ extension SpooledBody {
         }
     }
 }
-#endif

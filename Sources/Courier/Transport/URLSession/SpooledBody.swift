@@ -1,12 +1,11 @@
-#if canImport(FoundationNetworking)
 import Foundation
 import OpenAPIRuntime
 
-/// A streamed response body on its way from URLSession on Linux, which delivers it as fast as the
-/// network does, to one reader, who may be far slower: up to ``Limits/memory`` unread bytes wait in
+/// A streamed response body on its way from URLSession, which delivers it as fast as the network
+/// does, to one reader, who may be far slower: up to ``Limits/memory`` unread bytes wait in
 /// memory, the rest in a ``SpoolFile``, and the reader receives all of them in order.
 ///
-/// URLSession on Linux cannot be slowed down. A suspended task is taken off libcurl and never
+/// The same on every platform, because URLSession on Linux cannot be slowed down. A suspended task is taken off libcurl and never
 /// resumes mid-body, and a delegate callback held until the reader catches up holds every URLSession
 /// task of the process: the work queues of all sessions target one serial queue, the one
 /// `URLSessionTask.cancel()` also waits on. So what the reader has not reached waits on disk.
@@ -154,4 +153,3 @@ final class SpooledBody: Sendable {
         }
     }
 }
-#endif

@@ -4,6 +4,7 @@ import OpenAPIRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+#endif
 
 /// Hands a data task's response over as soon as its head arrives, the body as a stream of the
 /// pieces URLSession delivers. Whoever reads the body decides how much to keep (the client stops
@@ -102,4 +103,3 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
         body?.finish(throwing: error)
     }
 }
-#endif

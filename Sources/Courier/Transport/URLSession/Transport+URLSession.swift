@@ -15,6 +15,18 @@ extension Transport where Self == SessionTransport {
     public static func urlSession(_ session: URLSession = .courierShared) -> SessionTransport {
         SessionTransport(session: session)
     }
+
+    /// The URLSession transport, checking TLS servers against `trust` (see
+    /// ``SessionTransport/init(session:trust:)``).
+    /// - Parameters:
+    ///   - session: The session whose configuration requests are sent with.
+    ///   - trust: Additional roots and per-host pins.
+    /// - Returns: A transport for ``Client``.
+    /// - Throws: ``CourierError/Kind/invalidRequest`` when a root certificate cannot be read, and
+    ///   on Linux when `trust` has roots or pins.
+    public static func urlSession(_ session: URLSession = .courierShared, trust: ServerTrust) throws -> SessionTransport {
+        try SessionTransport(session: session, trust: trust)
+    }
 }
 
 extension ClientTransport where Self == SessionTransport {

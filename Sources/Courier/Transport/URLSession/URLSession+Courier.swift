@@ -9,11 +9,7 @@ extension URLSession {
     /// configuration (``courierConfiguration()``) and a delegate that leaves redirects to Courier,
     /// so that credentials never follow a redirect to another origin, and answers 401 challenges
     /// at once. Created on first use and kept for the process.
-    public static let courierShared = URLSession(
-        configuration: courierConfiguration(),
-        delegate: SessionDelegate(),
-        delegateQueue: SessionDelegate.queue()
-    )
+    public static let courierShared = SessionDelegate().session(configuration: courierConfiguration())
 
     /// `URLSessionConfiguration.default` as Courier needs it.
     ///

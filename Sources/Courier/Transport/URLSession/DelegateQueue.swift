@@ -1,8 +1,7 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-/// The delegate queue of Courier's sessions on Linux: it runs each delegate callback at once, on
-/// the thread URLSession hands it over from, instead of queueing it.
+/// The delegate queue of Courier's sessions: serial, as URLSession wants it. On Linux it runs each
+/// delegate callback at once, on the thread URLSession hands it over from, instead of queueing it.
 ///
 /// URLSession on Linux queues one operation per piece of body it receives, with no limit: a
 /// server sending faster than the delegate queue drains (a compression bomb inflates gigabytes a
@@ -10,7 +9,13 @@ import Foundation
 /// once, the delegate drops what is over the limit as it arrives. Callbacks must therefore be quick
 /// and must not call back into URLSession synchronously (``SessionDelegate`` does neither).
 // @unchecked: it adds no state to `OperationQueue`, which is thread-safe.
-final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
+final class DelegateQueue: OperationQueue, @unchecked Sendable {
+    override init() {
+        super.init()
+        maxConcurrentOperationCount = 1
+    }
+
+    #if canImport(FoundationNetworking)
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
         block()
     }
@@ -18,5 +23,5 @@ final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
     override func addOperation(_ operation: Operation) {
         operation.start()
     }
+    #endif
 }
-#endif
