@@ -30,7 +30,7 @@ extension OfflineQueue {
         /// `PathConnectivityMonitor` on Apple platforms, `InterfaceConnectivityMonitor` elsewhere.
         public var connectivity: any ConnectivityMonitor = OfflineQueue.platformMonitor()
         /// The session whose sign-in ends a wait for authentication: when it receives new tokens
-        /// (``AuthenticationSession/signIn(_:)`` or a refresh), entries that waited after a 401
+        /// (`AuthenticationSession.signIn(_:)` or a refresh), entries that waited after a 401
         /// go again. `nil` by default, when only ``OfflineQueue/resumeAfterSignIn()`` does.
         public var authentication: AuthenticationSession?
         /// A number in `0..<1` for the jitter of each wait; random by default.
