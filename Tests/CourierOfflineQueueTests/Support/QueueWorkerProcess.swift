@@ -10,25 +10,6 @@ import Darwin
 /// `courier-queue-worker`, the executable target built beside the test bundle, run as a child
 /// process.
 enum QueueWorkerProcess {
-    /// The worker's path: next to the test bundle in the build directory.
-    static func executable() throws -> URL {
-        var candidates: [URL] = []
-        if let main = Bundle.main.executableURL { candidates.append(main.deletingLastPathComponent()) }
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        for folder in candidates {
-            var current = folder
-            for _ in 0..<4 {
-                let worker = current.appendingPathComponent("courier-queue-worker")
-                if FileManager.default.isExecutableFile(atPath: worker.path) { return worker }
-                current = current.deletingLastPathComponent()
-            }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "courier-queue-worker (build it with swift build --build-tests)"])
-    }
-
     /// Runs a drain in a child process; kills it with SIGKILL once it has reported `killAfter`
     /// deliveries and then slept `jitter` microseconds, or lets it finish when `killAfter` is `nil`.
     /// - Returns: The termination status and reason, and how many deliveries it reported.
@@ -65,7 +46,7 @@ enum QueueWorkerProcess {
         jitter: UInt32
     ) async throws -> (status: Int32, killed: Bool, reported: Int) {
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = try BuiltExecutable.url(named: "courier-queue-worker")
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
