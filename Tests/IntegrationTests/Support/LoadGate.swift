@@ -6,44 +6,87 @@ import Testing
 actor LoadGate {
     static let shared = LoadGate()
 
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
     private var readers = 0
     private var writing = false
-    private var waitingWriters: [CheckedContinuation<Void, Never>] = []
-    private var waitingReaders: [CheckedContinuation<Void, Never>] = []
+    private var nextID: UInt64 = 0
+    private var waitingWriters: [Waiter] = []
+    private var waitingReaders: [Waiter] = []
 
-    func acquireShared() async {
+    /// Takes the gate beside other timing-sensitive tests.
+    /// - Returns: `false` when the task was cancelled (its time limit passed) while it waited:
+    ///   it holds nothing then.
+    func acquireShared() async -> Bool {
         guard writing || !waitingWriters.isEmpty else {
             readers += 1
-            return
+            return true
         }
-        await withCheckedContinuation { waitingReaders.append($0) }
+        return await wait(exclusive: false)
     }
 
     func releaseShared() {
         readers -= 1
         if readers == 0, !waitingWriters.isEmpty {
             writing = true
-            waitingWriters.removeFirst().resume()
+            waitingWriters.removeFirst().continuation.resume(returning: true)
         }
     }
 
-    func acquireExclusive() async {
+    /// Takes the gate alone.
+    /// - Returns: `false` when the task was cancelled while it waited: it holds nothing then.
+    func acquireExclusive() async -> Bool {
         guard writing || readers > 0 else {
             writing = true
-            return
+            return true
         }
-        await withCheckedContinuation { waitingWriters.append($0) }
+        return await wait(exclusive: true)
     }
 
     func releaseExclusive() {
         if !waitingWriters.isEmpty {
-            waitingWriters.removeFirst().resume()
+            waitingWriters.removeFirst().continuation.resume(returning: true)
             return
         }
         writing = false
         readers += waitingReaders.count
-        for reader in waitingReaders { reader.resume() }
+        for reader in waitingReaders { reader.continuation.resume(returning: true) }
         waitingReaders.removeAll()
+    }
+
+    /// Queues the caller until the gate is handed to it, or until its task is cancelled. The
+    /// waiter is queued before the actor runs anything else, so a cancellation's ``leave(_:)``
+    /// always finds it queued or already handed the gate.
+    private func wait(exclusive: Bool) async -> Bool {
+        nextID += 1
+        let id = nextID
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let waiter = Waiter(id: id, continuation: continuation)
+                if exclusive { waitingWriters.append(waiter) } else { waitingReaders.append(waiter) }
+            }
+        } onCancel: {
+            Task { await self.leave(id) }
+        }
+    }
+
+    /// Takes a cancelled waiter out of the queue; a waiter already handed the gate keeps it, and
+    /// releases it as usual.
+    private func leave(_ id: UInt64) {
+        if let index = waitingWriters.firstIndex(where: { $0.id == id }) {
+            waitingWriters.remove(at: index).continuation.resume(returning: false)
+            // Readers held back only by this writer may go now.
+            if !writing, waitingWriters.isEmpty, !waitingReaders.isEmpty {
+                readers += waitingReaders.count
+                for reader in waitingReaders { reader.continuation.resume(returning: true) }
+                waitingReaders.removeAll()
+            }
+        } else if let index = waitingReaders.firstIndex(where: { $0.id == id }) {
+            waitingReaders.remove(at: index).continuation.resume(returning: false)
+        }
     }
 }
 
@@ -60,7 +103,8 @@ struct LoadGateTrait: SuiteTrait, TestTrait, TestScoping {
     ) async throws {
         // Suites are scoped per test; only test cases take the gate.
         guard testCase != nil else { return try await function() }
-        await acquire()
+        // A test whose time limit passed while it waited runs nothing and ends at once.
+        guard await acquire() else { throw CancellationError() }
         do {
             try await function()
         } catch {
@@ -70,7 +114,7 @@ struct LoadGateTrait: SuiteTrait, TestTrait, TestScoping {
         await release()
     }
 
-    private func acquire() async {
+    private func acquire() async -> Bool {
         if exclusive { await LoadGate.shared.acquireExclusive() } else { await LoadGate.shared.acquireShared() }
     }
 
