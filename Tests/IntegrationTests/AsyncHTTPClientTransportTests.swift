@@ -26,12 +26,13 @@ struct AsyncHTTPClientTransportTests {
     )
     func deadlineCoversTheHeadOnly(withProgress: Bool) async throws {
         let server = try await ReferenceServer.start(.init())
-        // Room for the head on a busy machine: the deadline is 4 s, and at one byte every 20 ms an
-        // echo of a few hundred bytes takes longer than that.
+        // Room for the head on a busy machine: the deadline is 4 s, and at one byte every 20 ms the
+        // echo, which repeats the 200-character field below, takes twice as long.
         let deadline = Duration.seconds(4)
         let transport = HTTPClientTransport(deadline: deadline)
         let client = Client(baseURL: BaseURL("\(server.baseURL)/echo"), transport: transport) { $0.timeout = .seconds(60) }
-        let request = Request<Data>(.get, "slow").header(.fault, "trickle=20")
+        let padding = try #require(HTTPField.Name("X-Padding"))
+        let request = Request<Data>(.get, "slow").header(.fault, "trickle=20").header(padding, String(repeating: "p", count: 200))
         let started = ContinuousClock.now
         let result = await capture {
             withProgress ? try await client.send(request, progress: { _ in }) : try await client.send(request)
