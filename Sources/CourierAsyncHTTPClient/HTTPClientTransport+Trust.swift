@@ -65,7 +65,9 @@ extension HTTPClientTransport {
             pinnedClients: pinnedClients,
             ownsClients: true,
             deadline: .seconds(300),
-            contentCodings: Self.contentCodings(of: configuration)
+            contentCodings: Self.contentCodings(of: configuration),
+            webSocketTLS: tls,
+            trust: trust
         )
     }
 

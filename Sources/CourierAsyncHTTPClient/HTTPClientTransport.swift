@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import OpenAPIRuntime
 
 /// Courier's transport over AsyncHTTPClient (SwiftNIO): the fast path on Linux and servers.
@@ -34,6 +35,11 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     let pinnedClients: [String: HTTPClient]
     /// Whether ``shutdown()`` shuts the clients down: only those this transport created.
     let ownsClients: Bool
+    /// What `wss` sockets trust: the roots of ``init(trust:eventLoopGroup:configuration:)``, or
+    /// the system's.
+    let webSocketTLS: TLSConfiguration
+    /// The pins `wss` sockets are checked against, if any.
+    let trust: ServerTrust?
 
     /// Creates the transport.
     /// - Parameters:
@@ -56,8 +62,12 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         pinnedClients: [String: HTTPClient],
         ownsClients: Bool,
         deadline: Duration,
-        contentCodings: Set<ContentCoding>
+        contentCodings: Set<ContentCoding>,
+        webSocketTLS: TLSConfiguration = .makeClientConfiguration(),
+        trust: ServerTrust? = nil
     ) {
+        self.webSocketTLS = webSocketTLS
+        self.trust = trust
         self.client = client
         self.pinnedClients = pinnedClients
         self.ownsClients = ownsClients

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOPosix
@@ -72,6 +73,8 @@ public final class ReferenceServer: Sendable {
     public let port: Int
     /// The analytics port.
     public let analyticsPort: Int
+    /// The WebSocket listener's port: its routes (``WebSocketRoutes``) and the auth routes.
+    public let webSocketPort: Int
     /// The host it is bound to.
     public let host: String
     /// The movie backend's valid `api_key`.
@@ -88,6 +91,7 @@ public final class ReferenceServer: Sendable {
         host: String,
         port: Int,
         analyticsPort: Int,
+        webSocketPort: Int,
         movieAPIKey: String,
         store: ReferenceStore,
         ledger: ReliabilityLedger,
@@ -105,6 +109,7 @@ public final class ReferenceServer: Sendable {
         self.host = host
         self.port = port
         self.analyticsPort = analyticsPort
+        self.webSocketPort = webSocketPort
         self.movieAPIKey = movieAPIKey
         self.store = store
         self.servers = servers
@@ -114,6 +119,9 @@ public final class ReferenceServer: Sendable {
     public var baseURL: String { "\(scheme)://\(host):\(port)" }
     /// `http://127.0.0.1:ANALYTICS_PORT` (`https` with ``Options/tls``).
     public var analyticsBaseURL: String { "\(scheme)://\(host):\(analyticsPort)" }
+    /// `http://127.0.0.1:WEBSOCKET_PORT` (`https` with ``Options/tls``): the base URL of a client
+    /// whose sockets open `ws://` (`wss://`) there.
+    public var webSocketBaseURL: String { "\(scheme)://\(host):\(webSocketPort)" }
 
     /// How many requests have reached the routes of either port (a TLS handshake the client
     /// refused adds none).
@@ -216,7 +224,13 @@ public final class ReferenceServer: Sendable {
         AnalyticsRoutes.register(on: analytics, store: store)
         EchoRoutes.register(on: analytics)
 
+        // The WebSocket routes on a listener of their own, so the HTTP listeners stay plain HTTP/1.1.
+        let sockets = Router(context: ReferenceRequestContext.self)
+        AuthRoutes.register(on: sockets, store: store)
+        WebSocketRoutes.register(on: sockets, store: store)
+
         let mainServer = try await run(main, server: server, host: options.host, port: options.port, logger: logger)
+        var started = [mainServer]
         do {
             let analyticsServer = try await run(
                 analytics,
@@ -225,10 +239,19 @@ public final class ReferenceServer: Sendable {
                 port: options.analyticsPort,
                 logger: logger
             )
+            started.append(analyticsServer)
+            let webSocketServer = try await run(
+                sockets,
+                server: try webSocketServerBuilder(tls: options.tls, store: store),
+                host: options.host,
+                port: 0,
+                logger: logger
+            )
             return ReferenceServer(
                 host: options.host,
                 port: mainServer.port,
                 analyticsPort: analyticsServer.port,
+                webSocketPort: webSocketServer.port,
                 movieAPIKey: options.movieAPIKey,
                 store: store,
                 ledger: ledger,
@@ -236,10 +259,10 @@ public final class ReferenceServer: Sendable {
                 requests: requests,
                 caching: caching,
                 scheme: options.tls == nil ? "http" : "https",
-                servers: [mainServer, analyticsServer]
+                servers: [mainServer, analyticsServer, webSocketServer]
             )
         } catch {
-            await mainServer.stop()
+            for server in started { await server.stop() }
             throw error
         }
     }
@@ -292,6 +315,20 @@ public final class ReferenceServer: Sendable {
     /// (NIO's shared group, where AsyncHTTPClient runs). On shared threads, a client's connection
     /// completed only once the server had worked through what a storm of cancelled calls left it,
     /// and a busy machine made that last past the client's 5-second connect timeout.
+    /// HTTP/1.1 with the WebSocket upgrade of ``WebSocketRoutes``, over TLS when asked.
+    private static func webSocketServerBuilder(tls: LoopbackCertificates?, store: ReferenceStore) throws -> HTTPServerBuilder {
+        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(
+            configuration: HTTP1WebSocketUpgradeChannel.Configuration(ws: WebSocketRoutes.configuration),
+            shouldUpgrade: WebSocketRoutes.shouldUpgrade(store: store)
+        )
+        guard let tls else { return upgrade }
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(tls.serverCertificatePEM.utf8)).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(tls.serverPrivateKeyPEM.utf8), format: .pem))
+        )
+        return try .tls(upgrade, tlsConfiguration: configuration)
+    }
+
     static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
     private static func run(

@@ -26,6 +26,8 @@ public final class Client: Sendable {
     let inFlight = InFlightRequests()
     /// Identical `GET`s in flight, sent once (``Configuration/coalescesRequests``).
     let coalescer = RequestCoalescer()
+    /// The open WebSockets, which ``cancelAll()`` closes.
+    let webSockets = WebSocketRegistry()
     /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI
     /// `ClientTransport` through ``OpenAPITransport``.
     public let transport: any Transport
@@ -208,9 +210,11 @@ public final class Client: Sendable {
     }
 
     /// Cancels every request of this client that is in flight; each fails with
-    /// ``CourierError/Kind/cancelled``. Requests started afterwards are not affected.
+    /// ``CourierError/Kind/cancelled``. Closes every open WebSocket of the client with 1001
+    /// (their messages end normally). Requests and sockets started afterwards are not affected.
     public func cancelAll() {
         inFlight.cancelAll()
+        webSockets.closeAll()
     }
 
     /// How many requests of this client are in flight.

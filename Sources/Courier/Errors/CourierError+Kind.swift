@@ -10,6 +10,7 @@ extension CourierError {
             case invalidRequest, encodingFailed, decodingFailed, invalidResponse, responseTooLarge, streamElementTooLarge
             case tooManyRedirects, insecureRedirect
             case transportFailed, fileAccessFailed, untrustedServer, notCached
+            case webSocket
         }
 
         let code: Code
@@ -71,6 +72,11 @@ extension CourierError {
         /// `Cache-Control: only-if-cached`) and the cache held none it could use. Nothing was sent.
         public static let notCached = Kind(code: .notCached)
 
+        /// A WebSocket ended or did not open: ``CourierError/webSocket`` says why (closed by the
+        /// server, a protocol violation, a message too large, a ping timeout, a refused handshake,
+        /// not connected), with the close code and reason.
+        public static let webSocket = Kind(code: .webSocket)
+
         /// The kind's name, e.g. `notFound`.
         public var description: String { code.rawValue }
 
@@ -117,6 +123,7 @@ extension CourierError {
             case .fileAccessFailed: "The file could not be read or saved."
             case .untrustedServer: "The server's identity could not be verified. The connection was not used."
             case .notCached: "This isn't available offline yet."
+            case .webSocket: "The live connection ended."
             }
         }
     }

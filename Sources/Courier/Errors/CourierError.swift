@@ -42,6 +42,9 @@ public struct CourierError: Error, Sendable {
     public var request: HTTPRequest?
     /// The error that caused this one (a `URLError`, a `DecodingError`, …).
     public var underlyingError: (any Error)?
+    /// For ``Kind/webSocket``: why the socket ended or did not open, with the close code and
+    /// reason.
+    public var webSocket: WebSocketFailure?
     /// Whether ``message`` already hides every credential (as a `Redaction` does), so that
     /// descriptions show its URLs' other query values instead of masking them all.
     package var messageIsRedacted = false
@@ -166,6 +169,7 @@ extension CourierError: CustomReflectable {
                 "status": status?.code as Any,
                 "serverCode": serverCode as Any,
                 "codingPath": codingPath as Any,
+                "webSocket": webSocket as Any,
                 "description": description as Any,
             ],
             displayStyle: .struct

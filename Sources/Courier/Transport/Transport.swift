@@ -35,4 +35,8 @@ public protocol Transport: Sendable {
     ///   for a body over the delivery's limit, ``CourierError/Kind/invalidResponse`` for a response
     ///   that is not valid HTTP, a head over the transport's size limit included.
     func send(_ request: TransportRequest) async throws -> TransportResponse
+
+    /// The transport's WebSocket side, which opens sockets for ``Client/webSocket(_:configure:)``;
+    /// `nil` (the default) when the transport has none.
+    var webSockets: (any WebSocketTransport)? { get }
 }
