@@ -37,6 +37,8 @@ public final class StubTransport: Transport {
     }
 
     private let state = LockedState(State())
+    /// The scripted WebSockets (``answerWebSocket(_:with:)``), latest last.
+    let webSocketRoutes = LockedState<[(matcher: RequestMatcher, sockets: [StubWebSocket])]>([])
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// The stub decodes no content codings: its bodies are sent as they are.
@@ -126,6 +128,11 @@ public final class StubTransport: Transport {
             try await answer.gate?.wait()
             return try self.response(answer)
         }
+    }
+
+    /// Records a request answered elsewhere (a WebSocket handshake).
+    func record(_ request: RecordedRequest) {
+        state.withLock { $0.requests.append(request) }
     }
 
     /// Records `request` and picks its answer.
