@@ -430,3 +430,76 @@ func replayFriends(from file: URL) async throws -> [Friend] {
     let stub = StubTransport(replaying: try HARArchive(contentsOf: file))
     return try await makeSocialClient(transport: stub).send(FriendsAPI.list(userID: 1))
 }
+
+// MARK: WebSockets
+
+struct ChatLine: Codable, Sendable {
+    let author: String
+    let text: String
+}
+
+func joinLobby(on chat: Client) async throws {
+    let socket = try await chat.webSocket(Request<Void>(.get, "rooms/lobby/live"))
+    try await socket.send(encoding: ChatLine(author: "ada", text: "hello"))
+    for try await line in socket.messages(as: ChatLine.self) {
+        print(line.author, line.text)
+    }
+}
+
+func follow(_ socket: WebSocket) async {
+    do {
+        for try await message in socket.messages {
+            print(message)
+        }
+        // The app closed the socket, or the reading task was cancelled.
+    } catch {
+        switch error.webSocket?.reason {   // error is a CourierError
+        case .closedByServer: print("closed:", error.webSocket?.closeCode ?? .abnormalClosure)
+        case .pingTimeout: print("the server went silent")
+        case .messageTooLarge, .readerTooSlow: print("too much at once")
+        default: print(error.localizedDescription)
+        }
+    }
+}
+
+func openTicker(on client: Client) async throws -> WebSocket {
+    try await client.webSocket(Request<Void>(.get, "prices/live")) { socket in
+        socket.maximumMessageSize = 256 * 1024
+        socket.incomingBufferLimit = 1 << 20
+        socket.outgoingBufferLimit = 64 * 1024
+        socket.pingPolicy = .every(.seconds(15), timeout: .seconds(5), missedPongs: 2)
+    }
+}
+
+struct Subscribe: Encodable, Sendable {
+    let room: String
+}
+
+func stayInLobby(on chat: Client) async throws {
+    let live = chat.liveWebSocket(Request<Void>(.get, "rooms/lobby/live")) { socket in
+        try await socket.send(encoding: Subscribe(room: "lobby"))
+    }
+    Task {
+        for await event in live.events { print(event) }
+    }
+    for try await message in live.messages {
+        print(message)
+    }
+}
+
+// MARK: Testing WebSockets
+
+@Test("joining the lobby sends a hello and shows the welcome")
+func lobbyWelcome() async throws {
+    let stub = StubTransport()
+    let lobby = StubWebSocket()
+    stub.answerWebSocket(.get("rooms/lobby/live"), with: lobby)
+    try lobby.receive(encoding: ChatLine(author: "ada", text: "welcome"))
+
+    let socket = try await makeSocialClient(transport: stub).webSocket(Request<Void>(.get, "rooms/lobby/live"))
+    try await socket.send(encoding: ChatLine(author: "eve", text: "hello"))
+    var lines = socket.messages(as: ChatLine.self).makeAsyncIterator()
+
+    #expect(try await lines.next()?.text == "welcome")
+    #expect(try lobby.sent(as: ChatLine.self).map(\.text) == ["hello"])
+}

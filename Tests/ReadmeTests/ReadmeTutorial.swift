@@ -208,6 +208,10 @@ func everyPopularTitle(_ movies: Client) async throws -> [String] {
     return titles
 }
 
+func chatLines(_ chat: Client) async throws -> WebSocketDecodedMessages<String> {
+    try await chat.webSocket(Request<Void>(.get, "rooms/lobby/live")).messages(as: String.self)
+}
+
 // MARK: Caching and coalescing
 
 func makeCachedMovieClient(environment: ServerEnvironment, apiKey: String) -> Client {
