@@ -81,6 +81,39 @@ struct WebSocketHostilePeerTests {
         #expect(peer.framesReceived.first { $0.opcode == 0x8 }?.payload.dropFirst(2).elementsEqual(Array("bye".utf8)) == true)
     }
 
+    @Test("a 403 handshake is refused with its status and message and not retried; a 302 is refused too")
+    func refusedHandshakes() async throws {
+        let body = #"{"message":"You are not a member of this room"}"#
+        let forbidden = try await HostileServer.start(
+            .reply("HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        )
+        defer { Task { await forbidden.stop() } }
+        let client = Client(baseURL: BaseURL(forbidden.baseURL), transport: .asyncHTTPClient()) { $0.errorFormat = .message }
+        let refused = await capture { try await client.webSocket(Request<Void>(.get, "live")) }
+        let error = try #require(refused.error)
+        #expect(error.kind == CourierError.Kind.webSocket)
+        #expect(error.webSocket?.reason == WebSocketFailure.Reason.handshakeRefused)
+        #expect(error.status?.code == 403)
+        #expect(error.message == "You are not a member of this room")
+
+        var policy = WebSocketReconnectPolicy()
+        policy.initialDelay = .milliseconds(20)
+        let live = client.liveWebSocket(Request<Void>(.get, "live"), reconnect: policy)
+        var events: [WebSocketEvent] = []
+        for await event in live.events { events.append(event) }
+        #expect(events == [.connecting(attempt: 1), .closed(CourierError.Kind.webSocket)])
+        #expect(forbidden.connections == 2)
+
+        let redirect = try await HostileServer.start(.reply("HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Length: 0\r\n\r\n"))
+        defer { Task { await redirect.stop() } }
+        let moved = await capture {
+            try await Client(baseURL: BaseURL(redirect.baseURL), transport: .asyncHTTPClient()).webSocket(Request<Void>(.get, "live"))
+        }
+        #expect(moved.error?.webSocket?.reason == WebSocketFailure.Reason.handshakeRefused)
+        #expect(moved.error?.status?.code == 302)
+        #expect(redirect.connections == 1)
+    }
+
     @Test("messages left unread past incomingBufferLimit close the socket with 1009; the reader gets those received first, then the reason")
     func slowReader() async throws {
         let frame: [UInt8] = [0x82, 0x7E, 0x0F, 0xA0] + [UInt8](repeating: 7, count: 4_000)
