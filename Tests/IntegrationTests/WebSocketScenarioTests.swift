@@ -93,5 +93,31 @@ struct WebSocketScenarioTests {
         #expect(error?.webSocket == WebSocketFailure(.messageTooLarge, closeCode: .messageTooLarge))
     }
 
+    @Test("the handshake's log lines and a refusal's description show no token and no query secret")
+    func handshakeLogsRedacted() async throws {
+        let server = try await ReferenceServer.start()
+        defer { Task { await server.stop() } }
+        let lines = LockedBox<[String]>([])
+        var logger = Logger(label: "courier.tests") { _ in LogCapture(lines: lines, logLevel: .debug) }
+        logger.logLevel = .trace
+        let auth = AuthService(client: webSocketClient(server) { $0.decoder.keyDecodingStrategy = .convertFromSnakeCase })
+        let login = try await auth.authenticate(email: demo.email, password: demo.password)
+        let client = webSocketClient(server) {
+            $0.middleware = [AuthenticationMiddleware(auth.session, scheme: .jwt), LoggingMiddleware(logger: logger)]
+        }
+        let socket = try await client.webSocket(Request<Void>(.get, "ws/private", query: ["access_token": "query-secret-5678"]))
+        await socket.close()
+        let refused = await capture {
+            try await client.webSocket(Request<Void>(.get, "ws/forbidden", query: ["access_token": "query-secret-5678"]))
+        }
+        let error = try #require(refused.error)
+        let log = lines.all.joined(separator: "\n")
+        #expect(log.contains("ws/private"))
+        #expect(log.contains("101"))
+        for text in [log, error.description, error.localizedDescription, error.failureReason ?? ""] {
+            #expect(!text.contains(login.token))
+            #expect(!text.contains("query-secret-5678"))
+        }
+    }
 }
 #endif
