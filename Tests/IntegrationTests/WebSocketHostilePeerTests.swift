@@ -114,6 +114,32 @@ struct WebSocketHostilePeerTests {
         #expect(redirect.connections == 1)
     }
 
+    @Test("a 401 handshake refreshes the token once and the second handshake, with the new token, opens the socket")
+    func refreshOnUnauthorized() async throws {
+        let body = #"{"message":"Token expired"}"#
+        let peer = try await RawWebSocketPeer.start(
+            refusingFirst: ["HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"]
+        )
+        defer { Task { await peer.stop() } }
+        let refreshes = LockedBox(0)
+        let session = AuthenticationSession { _ in
+            refreshes.increment()
+            return AuthTokens(accessToken: "renewed-token")
+        }
+        try session.signIn(AuthTokens(accessToken: "expired-token"))
+        let client = Client(baseURL: BaseURL(peer.baseURL), transport: .asyncHTTPClient()) {
+            $0.middleware = [AuthenticationMiddleware(session)]
+        }
+        let socket = try await client.webSocket(Request<Void>(.get, "live")) { $0.pingPolicy = .off }
+        #expect(socket.response.status.code == 101)
+        #expect(refreshes.value == 1)
+        let heads = peer.requestHeads
+        #expect(heads.count == 2)
+        #expect(heads.first?.contains("Bearer expired-token") == true)
+        #expect(heads.last?.contains("Bearer renewed-token") == true)
+        await socket.close()
+    }
+
     @Test("messages left unread past incomingBufferLimit close the socket with 1009; the reader gets those received first, then the reason")
     func slowReader() async throws {
         let frame: [UInt8] = [0x82, 0x7E, 0x0F, 0xA0] + [UInt8](repeating: 7, count: 4_000)

@@ -16,11 +16,14 @@ final class RawWebSocketPeer: Sendable {
         let received = NIOLockedValueBox<[UInt8]>([])
         let requestHeads = NIOLockedValueBox<[String]>([])
         let connections = NIOLockedValueBox<[any Channel]>([])
+        /// HTTP answers (instead of a 101) for the first handshakes, one each.
+        let refusals = NIOLockedValueBox<[String]>([])
     }
 
     /// Starts the peer; every connection gets `bytes` after its 101.
-    static func start(sending bytes: [UInt8] = []) async throws -> RawWebSocketPeer {
+    static func start(sending bytes: [UInt8] = [], refusingFirst refusals: [String] = []) async throws -> RawWebSocketPeer {
         let state = State()
+        state.refusals.withLockedValue { $0 = refusals }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -132,6 +135,13 @@ final class RawWebSocketPeer: Sendable {
             let text = String(decoding: head[..<end.lowerBound], as: UTF8.self)
             state.requestHeads.withLockedValue { $0.append(text) }
             let rest = Array(head[end.upperBound...])
+            let refusal = state.refusals.withLockedValue { $0.isEmpty ? nil : $0.removeFirst() }
+            if let refusal {
+                context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: refusal))).whenComplete { [channel = context.channel] _ in
+                    channel.close(promise: nil)
+                }
+                return
+            }
             upgraded = true
             state.received.withLockedValue { $0.append(contentsOf: rest) }
             let key =
