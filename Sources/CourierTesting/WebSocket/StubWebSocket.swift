@@ -54,7 +54,7 @@ public final class StubWebSocket: Sendable {
     }
 
     /// A handshake the server refuses: the client's `webSocket` fails with
-    /// ``Courier/WebSocketFailure/Reason/handshakeRefused``, this status and message.
+    /// `WebSocketFailure.Reason.handshakeRefused`, this status and message.
     /// - Parameters:
     ///   - status: The status, e.g. `.forbidden`.
     ///   - message: The server's message, sent as `{"message": …}`.
@@ -80,7 +80,7 @@ public final class StubWebSocket: Sendable {
     }
 
     /// The server closes the socket with `code` and `reason`: the app's messages end with
-    /// ``Courier/WebSocketFailure/Reason/closedByServer``.
+    /// `WebSocketFailure.Reason.closedByServer`.
     /// - Parameters:
     ///   - code: The close code.
     ///   - reason: The reason.
@@ -90,7 +90,7 @@ public final class StubWebSocket: Sendable {
         state.withLock { $0.ended = true }
     }
 
-    /// The connection drops without a close frame (``Courier/WebSocketCloseCode/abnormalClosure``).
+    /// The connection drops without a close frame (`WebSocketCloseCode.abnormalClosure`).
     public func drop() {
         continuation.finish(
             throwing: CourierError.webSocket(.closedByServer, closeCode: .abnormalClosure, message: "The WebSocket connection ended without a close frame.")
