@@ -12,13 +12,15 @@ import NIOWebSocket
 /// - `ws/ticker?count=N`: `tick 1` … `tick N`, then the connection dropped without a close frame;
 /// - `ws/flaky?count=N`: the echo for N messages, then the connection dropped without a close frame;
 /// - `ws/private`: the echo, for a valid token (`Authorization: JWT <token>`, from the auth
-///   routes on the same listener); otherwise no upgrade and a 401 with a message;
-/// - `ws/forbidden`: never upgraded, a 403; `ws/redirect`: never upgraded, a 302 to `ws/echo`;
+///   routes on the same listener); otherwise no upgrade;
+/// - `ws/forbidden` and `ws/redirect`: never upgraded;
 /// - `ws/close?code=C&reason=R`: a close from the server with that code and reason;
 /// - `ws/oversize?bytes=N`: one binary message of N bytes, then the echo.
 ///
-/// Hummingbird answers pings while a handler reads; a peer that never answers, and malformed
-/// frames, come from the tests' raw-socket server.
+/// Hummingbird answers every handshake it does not upgrade with a 400, whatever the HTTP routes
+/// below would say to a plain `GET` (401, 403, 302): refusals with their own status come from the
+/// tests' raw-socket server. Hummingbird answers pings while a handler reads; a peer that never
+/// answers, and malformed frames, come from the raw-socket server too.
 enum WebSocketRoutes {
     typealias Handler = WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
 
@@ -55,7 +57,7 @@ enum WebSocketRoutes {
         }
     }
 
-    /// The HTTP answers to handshakes that were not upgraded.
+    /// What a plain `GET` of the refusal routes answers (a declined handshake gets a 400, above).
     static func register(on router: Router<ReferenceRequestContext>, store: ReferenceStore) {
         router.get("ws/private") { request, _ -> Response in
             guard let token = request.accessToken else {
