@@ -119,5 +119,35 @@ struct WebSocketScenarioTests {
             #expect(!text.contains("query-secret-5678"))
         }
     }
+
+    @Test("a server that drops the connection after its messages: every message, then closedByServer 1006")
+    func serverDrop() async throws {
+        let server = try await ReferenceServer.start()
+        defer { Task { await server.stop() } }
+        let socket = try await webSocketClient(server).webSocket(Request<Void>(.get, "ws/ticker", query: ["count": 3]))
+        try await socket.send(.text("start"))
+        let (messages, error) = await ending(of: socket)
+        #expect(messages == [.text("tick 1"), .text("tick 2"), .text("tick 3")])
+        #expect(error?.webSocket?.reason == WebSocketFailure.Reason.closedByServer, "\(String(describing: error))")
+        #expect(error?.webSocket?.closeCode == WebSocketCloseCode.abnormalClosure)
+    }
+
+    @Test("a close from the server ends the messages with closedByServer, its code and its reason")
+    func serverClose() async throws {
+        let server = try await ReferenceServer.start()
+        defer { Task { await server.stop() } }
+        let client = webSocketClient(server)
+        let normal = try await client.webSocket(Request<Void>(.get, "ws/close", query: ["code": 1000]))
+        try await normal.send(.text("close, please"))
+        let (_, normalEnd) = await ending(of: normal)
+        #expect(normalEnd?.webSocket?.reason == WebSocketFailure.Reason.closedByServer, "\(String(describing: normalEnd))")
+        #expect(normalEnd?.webSocket?.closeCode == WebSocketCloseCode.normalClosure)
+        let away = try await client.webSocket(Request<Void>(.get, "ws/close", query: ["code": 4001, "reason": "room closed"]))
+        try await away.send(.text("close, please"))
+        let (_, error) = await ending(of: away)
+        #expect(error?.webSocket?.reason == WebSocketFailure.Reason.closedByServer, "\(String(describing: error))")
+        #expect(error?.webSocket?.closeCode == WebSocketCloseCode(rawValue: 4001))
+        #expect(error?.webSocket?.closeReason == "room closed")
+    }
 }
 #endif

@@ -9,12 +9,14 @@ import NIOWebSocket
 /// The WebSocket backend, on a listener of its own (``ReferenceServer/webSocketBaseURL``), decided
 /// at the upgrade:
 /// - `ws/echo`: every message back as it came (text as text, binary as binary);
-/// - `ws/ticker?count=N`: `tick 1` … `tick N`, then the connection dropped without a close frame;
+/// - `ws/ticker?count=N`: after the client's first message, `tick 1` … `tick N`, then the
+///   connection dropped without a close frame;
 /// - `ws/flaky?count=N`: the echo for N messages, then the connection dropped without a close frame;
 /// - `ws/private`: the echo, for a valid token (`Authorization: JWT <token>`, from the auth
 ///   routes on the same listener); otherwise no upgrade;
 /// - `ws/forbidden` and `ws/redirect`: never upgraded;
-/// - `ws/close?code=C&reason=R`: a close from the server with that code and reason;
+/// - `ws/close?code=C&reason=R`: after the client's first message, a close from the server with
+///   that code and reason;
 /// - `ws/oversize?bytes=N`: one binary message of N bytes, then the echo.
 ///
 /// Hummingbird answers every handshake it does not upgrade with a 400, whatever the HTTP routes
@@ -95,7 +97,10 @@ enum WebSocketRoutes {
     }
 
     private static func ticker(count: Int, channel: any Channel) -> Handler {
-        { _, outbound, _ in
+        { inbound, outbound, _ in
+            // The client's first message starts the ticks (as a subscription would).
+            var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+            guard try await messages.next() != nil else { return }
             for tick in 1...max(1, count) {
                 try await outbound.write(.text("tick \(tick)"))
             }
@@ -121,8 +126,12 @@ enum WebSocketRoutes {
 
     private static func closing(code: Int, reason: String) -> Handler {
         { inbound, outbound, _ in
+            // The client's first message asks for the close.
+            var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+            guard try await messages.next() != nil else { return }
             try await outbound.close(.init(codeNumber: code), reason: reason)
-            for try await _ in inbound {}
+            // One iterator per socket: the client's answer to the close ends the same one.
+            while try await messages.next() != nil {}
         }
     }
 
