@@ -2,6 +2,7 @@
 import Courier
 import CourierAsyncHTTPClient
 import Foundation
+import NIOCore
 import TestSupport
 import Testing
 
@@ -79,6 +80,24 @@ struct WebSocketHostilePeerTests {
         #expect(await eventually(within: hangBound) { peer.closeCodeReceived != nil })
         #expect(peer.closeCodeReceived == 4000)
         #expect(peer.framesReceived.first { $0.opcode == 0x8 }?.payload.dropFirst(2).elementsEqual(Array("bye".utf8)) == true)
+    }
+
+    @Test(
+        "frames a server sends right after its 101, in writes of their own, all arrive",
+        arguments: [TimeAmount.zero, .milliseconds(1), .milliseconds(5), .milliseconds(20)]
+    )
+    func framesRightAfterTheHandshake(delay: TimeAmount) async throws {
+        // Two text messages, then a close 1000: what a ticker or a greeting sends at once.
+        let bytes: [UInt8] = [0x81, 0x06] + Array("tick 1".utf8) + [0x81, 0x06] + Array("tick 2".utf8) + [0x88, 0x02, 0x03, 0xE8]
+        let peer = try await RawWebSocketPeer.start(sending: bytes, after: delay)
+        defer { Task { await peer.stop() } }
+        let client = Client(baseURL: BaseURL(peer.baseURL), transport: .asyncHTTPClient())
+        for _ in 0..<20 {
+            let socket = try await client.webSocket(Request<Void>(.get, "raw"))
+            let (messages, error) = await ending(of: socket)
+            #expect(messages == [.text("tick 1"), .text("tick 2")])
+            #expect(error?.webSocket?.closeCode == WebSocketCloseCode.normalClosure, "\(String(describing: error))")
+        }
     }
 
     @Test("a 403 handshake is refused with its status and message and not retried; a 302 is refused too")

@@ -6,7 +6,8 @@ import NIOPosix
 
 /// A raw TCP WebSocket server on 127.0.0.1 for what no polite server sends: it answers the
 /// handshake with a valid 101, writes exactly the bytes a test scripts (in the same packet as the
-/// 101), and then only listens: it never answers a ping, and keeps every byte the client sends.
+/// 101, or in a write of their own a moment later), and then only listens: it never answers a
+/// ping, and keeps every byte the client sends.
 final class RawWebSocketPeer: Sendable {
     let port: Int
     private let channel: any Channel
@@ -20,8 +21,13 @@ final class RawWebSocketPeer: Sendable {
         let refusals = NIOLockedValueBox<[String]>([])
     }
 
-    /// Starts the peer; every connection gets `bytes` after its 101.
-    static func start(sending bytes: [UInt8] = [], refusingFirst refusals: [String] = []) async throws -> RawWebSocketPeer {
+    /// Starts the peer; every connection gets `bytes` after its 101: with it, or `delay` later in
+    /// a write of their own when a delay is given.
+    static func start(
+        sending bytes: [UInt8] = [],
+        after delay: TimeAmount? = nil,
+        refusingFirst refusals: [String] = []
+    ) async throws -> RawWebSocketPeer {
         let state = State()
         state.refusals.withLockedValue { $0 = refusals }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -29,7 +35,7 @@ final class RawWebSocketPeer: Sendable {
             .childChannelInitializer { channel in
                 state.connections.withLockedValue { $0.append(channel) }
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Connection(script: bytes, state: state))
+                    try channel.pipeline.syncOperations.addHandler(Connection(script: bytes, delay: delay, state: state))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -114,12 +120,14 @@ final class RawWebSocketPeer: Sendable {
         typealias OutboundOut = ByteBuffer
 
         let script: [UInt8]
+        let delay: TimeAmount?
         let state: State
         var head: [UInt8] = []
         var upgraded = false
 
-        init(script: [UInt8], state: State) {
+        init(script: [UInt8], delay: TimeAmount?, state: State) {
             self.script = script
+            self.delay = delay
             self.state = state
         }
 
@@ -153,8 +161,16 @@ final class RawWebSocketPeer: Sendable {
             var reply = context.channel.allocator.buffer(
                 string: "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
             )
-            reply.writeBytes(script)
+            guard let delay else {
+                reply.writeBytes(script)
+                context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
+                return
+            }
             context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
+            let later = context.channel.allocator.buffer(bytes: script)
+            context.eventLoop.scheduleTask(in: delay) { [channel = context.channel] in
+                channel.writeAndFlush(later, promise: nil)
+            }
         }
     }
 }
