@@ -13,6 +13,8 @@ struct AppFlow {
     var credentials: (email: String, password: String)
     var offlinePort: Int
     var transport: any Transport
+    /// The server's WebSocket listener, when there is one to show.
+    var webSocketURL: BaseURL?
     let transcript = Transcript()
 
     /// Runs every step; returns the steps that did not behave as expected.
@@ -38,6 +40,7 @@ struct AppFlow {
         await showFriends(friends, of: me)
         await showMovies(movieService)
         await showStreamsAndPages(movieService)
+        await showWebSockets()
         await showCaching()
         await showStandards(movies: movies)
         await cancelSlowRequest(social, me: me)

@@ -67,7 +67,8 @@ struct Demo: AsyncParsableCommand {
             movieAPIKey: server.movieAPIKey,
             credentials: ReferenceServer.demoCredentials,
             offlinePort: try await ReferenceServer.unusedPort(),
-            transport: clientTransport
+            transport: clientTransport,
+            webSocketURL: BaseURL(server.webSocketBaseURL)
         )
         flow.transcript.write(
             "Courier demo: reference server at \(server.baseURL), analytics at \(server.analyticsBaseURL), transport \(transport.displayName)"
@@ -95,7 +96,9 @@ struct Serve: AsyncParsableCommand {
         options.logLevel = .notice
         let server = try await ReferenceServer.start(options)
         let transcript = Transcript()
-        transcript.write("Reference server listening on \(server.baseURL) (analytics on \(server.analyticsBaseURL)).")
+        transcript.write(
+            "Reference server listening on \(server.baseURL) (analytics on \(server.analyticsBaseURL), WebSockets on \(server.webSocketBaseURL))."
+        )
         transcript.write("Movie api_key: \(server.movieAPIKey). Demo login: \(ReferenceServer.demoCredentials.email). Ctrl-C stops.")
         await server.waitUntilStopped()
     }
@@ -123,6 +126,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: "The transport: urlsession or asynchttpclient.")
     var transport = TransportChoice.urlsession
 
+    @Option(help: "The WebSocket listener's origin (serve prints it); the WebSocket step is skipped without it.")
+    var webSocketURL: String?
+
     func run() async throws {
         let flow = AppFlow(
             environment: .custom(BaseURL(baseURL)),
@@ -131,7 +137,8 @@ struct Run: AsyncParsableCommand {
             movieAPIKey: apiKey,
             credentials: (email, password),
             offlinePort: try await ReferenceServer.unusedPort(),
-            transport: try transport.make()
+            transport: try transport.make(),
+            webSocketURL: webSocketURL.map { BaseURL($0) }
         )
         flow.transcript.write("Courier demo against \(baseURL), transport \(transport.displayName)")
         try finish(flow.transcript, failures: await flow.run())
