@@ -193,15 +193,6 @@ struct OfflineQueueStubTests {
 #endif
 
 #if OfflineQueue
-/// A monitor the test tells when the network comes back.
-final class SwitchedMonitor: ConnectivityMonitor {
-    let broadcast = ConnectivityBroadcast()
-
-    func isConnected() async -> Bool { true }
-
-    func changes() -> AsyncStream<Bool> { broadcast.stream() }
-}
-
 @Suite("The offline queue drains when the network comes back")
 struct ConnectivityDrainTests {
     @Test("an entry waiting after a connection failure is sent as soon as the monitor reports the network back")
@@ -210,7 +201,7 @@ struct ConnectivityDrainTests {
         defer { folder.remove() }
         let stub = StubTransport()
         stub.answer(.post("notes"), with: .failure(.offline), .status(.created))
-        let monitor = SwitchedMonitor()
+        let monitor = StubConnectivityMonitor()
         let client = Client(baseURL: "https://api.example.com", transport: stub)
         let queue = try OfflineQueue(client: client, directory: folder.url) {
             $0.connectivity = monitor
@@ -222,7 +213,7 @@ struct ConnectivityDrainTests {
         queue.start()
         _ = await read(events) { if case .willRetry = $0 { true } else { false } }
         #expect(stub.requests.count == 1)
-        monitor.broadcast.send(true)
+        monitor.set(connected: true)
         let seen = await read(events) { if case .delivered = $0 { true } else { false } }
         #expect(seen.contains { if case .drainStarted(.connectivity) = $0 { true } else { false } })
         await queue.stop()

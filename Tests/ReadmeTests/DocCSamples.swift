@@ -487,6 +487,12 @@ func stayInLobby(on chat: Client) async throws {
     }
 }
 
+func stayInLobby(on chat: Client, network: any ConnectivityMonitor) -> LiveWebSocket {
+    chat.liveWebSocket(Request<Void>(.get, "rooms/lobby/live"), connectivity: network) { socket in
+        try await socket.send(encoding: Subscribe(room: "lobby"))
+    }
+}
+
 // MARK: Testing WebSockets
 
 @Test("joining the lobby sends a hello and shows the welcome")

@@ -10,6 +10,10 @@ import Foundation
 /// for try await message in live.messages { show(message) }
 /// ```
 ///
+/// With a ``ConnectivityMonitor``, a live socket that lost its network waits for the network
+/// instead of spending its tries, and reconnects as soon as the monitor reports it back, without
+/// waiting out its back-off.
+///
 /// ``messages`` runs across reconnects and ends with the error that ended the live socket, or
 /// normally after ``close(_:reason:)``. A ``send(_:)`` while the socket is reconnecting waits for
 /// the next opening and is delivered once then; if the live socket ends first it throws
@@ -35,11 +39,14 @@ public final class LiveWebSocket: Sendable {
         open: @escaping @Sendable () async throws(CourierError) -> WebSocket,
         policy: WebSocketReconnectPolicy,
         clock: any Clock<Duration>,
+        connectivity: (any ConnectivityMonitor)?,
         onOpen: @escaping @Sendable (WebSocket) async throws -> Void
     ) {
         (events, eventSink) = AsyncStream.makeStream(of: WebSocketEvent.self)
         (messages, messageSink) = AsyncThrowingStream.makeStream(of: WebSocketMessage.self)
-        let runner = Task { await self.run(open: open, policy: policy, clock: clock, onOpen: onOpen) }
+        let runner = Task {
+            await self.run(open: open, policy: policy, clock: clock, connectivity: connectivity, onOpen: onOpen)
+        }
         state.withLock { $0.runner = runner }
     }
 
@@ -48,6 +55,7 @@ public final class LiveWebSocket: Sendable {
         open: @Sendable () async throws(CourierError) -> WebSocket,
         policy: WebSocketReconnectPolicy,
         clock: any Clock<Duration>,
+        connectivity: (any ConnectivityMonitor)?,
         onOpen: @Sendable (WebSocket) async throws -> Void
     ) async {
         var retries = 0
@@ -74,13 +82,58 @@ public final class LiveWebSocket: Sendable {
                 return
             }
             let delay = policy.delay(attempt: retries, random: Double.random(in: 0..<1))
+            // Read from before the event on, so that a change reported right after it counts.
+            let changes = connectivity?.changes()
             eventSink.yield(.reconnecting(attempt: retries, delay: delay))
             do {
-                try await clock.sleep(for: delay)
+                guard let connectivity, let changes else {
+                    try await clock.sleep(for: delay)
+                    continue
+                }
+                if try await Self.wait(delay, on: clock, orUntilOnline: connectivity, changes: changes) == .networkReturned {
+                    // A network that came back is a fresh start: its tries are not the old ones.
+                    retries = 0
+                }
             } catch {
                 finish(nil)
                 return
             }
+        }
+    }
+
+    /// How a wait before reconnecting ended.
+    private enum WaitEnd: Equatable {
+        case delayPassed, networkReturned
+    }
+
+    /// Waits before the next opening: `delay` while the monitor reports a network, cut short when
+    /// one comes back; while it reports none, until one does, however long that takes (no try is
+    /// spent on a device that is offline).
+    /// - Throws: `CancellationError` when the live socket was closed meanwhile.
+    private static func wait(
+        _ delay: Duration,
+        on clock: any Clock<Duration>,
+        orUntilOnline connectivity: any ConnectivityMonitor,
+        changes: AsyncStream<Bool>
+    ) async throws -> WaitEnd {
+        if await !connectivity.isConnected() {
+            for await connected in changes where connected { return .networkReturned }
+            try Task.checkCancellation()
+            return .networkReturned
+        }
+        return try await withThrowingTaskGroup(of: WaitEnd.self) { group in
+            group.addTask {
+                try await clock.sleep(for: delay)
+                return .delayPassed
+            }
+            group.addTask {
+                for await connected in changes where connected { return .networkReturned }
+                // The monitor reports nothing more: the delay decides.
+                try await clock.sleep(for: delay)
+                return .delayPassed
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? .delayPassed
         }
     }
 
