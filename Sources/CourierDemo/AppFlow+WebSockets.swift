@@ -42,9 +42,9 @@ extension AppFlow {
             var policy = WebSocketReconnectPolicy()
             policy.initialDelay = .milliseconds(50)
             policy.maximumDelay = .milliseconds(200)
-            let subscriptions = Counter()
+            let subscriptions = LockedState(0)
             let live = client.liveWebSocket(Request<Void>(.get, "ws/ticker", query: ["count": 3]), reconnect: policy) { socket in
-                subscriptions.add()
+                subscriptions.withLock { $0 += 1 }
                 try await socket.send(.text("subscribe"))
             }
             var ticks: [String] = []
@@ -53,20 +53,13 @@ extension AppFlow {
                 if ticks.count == 6 { break }
             }
             await live.close()
+            let subscribed = subscriptions.withLock { $0 }
             transcript.check(
-                ticks == ["tick 1", "tick 2", "tick 3", "tick 1", "tick 2", "tick 3"] && subscriptions.value >= 2,
-                "a live socket dropped by the server reconnected and subscribed again (\(subscriptions.value) subscriptions): \(ticks.joined(separator: ", "))"
+                ticks == ["tick 1", "tick 2", "tick 3", "tick 1", "tick 2", "tick 3"] && subscribed >= 2,
+                "a live socket dropped by the server reconnected and subscribed again (\(subscribed) subscriptions): \(ticks.joined(separator: ", "))"
             )
         } catch {
             transcript.check(false, "WebSockets failed: \(error.localizedDescription)")
         }
     }
-}
-
-/// A count the resubscribe hook raises from the live socket's task.
-private final class Counter: Sendable {
-    private let count = LockedState(0)
-
-    func add() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
 }
