@@ -3,6 +3,7 @@ import CourierJSON
 import ExampleAPIs
 import Foundation
 import PropertyBased
+import TestSupport
 import Testing
 
 extension GeneratedInputTests {

@@ -2,6 +2,7 @@ import Courier
 import CourierJSON
 import Foundation
 import PropertyBased
+import TestSupport
 import Testing
 
 extension GeneratedInputTests {

@@ -12,38 +12,10 @@ struct StreamingTests {
         var checksum: UInt64
     }
 
-    /// Records progress values reported from background tasks.
-    final class ProgressLog: Sendable {
-        private let values = LockedBox<[TransferProgress]>([])
-        func record(_ progress: TransferProgress) { values.append(progress) }
-        var all: [TransferProgress] { values.all }
-    }
-
-    /// A fresh directory for one test's files, removed afterwards.
-    static func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        return try await body(directory)
-    }
-
-    static func checksum(of file: URL) throws -> FilePattern.Checksum {
-        var checksum = FilePattern.Checksum()
-        let data = try Data(contentsOf: file)
-        data.withUnsafeBytes { checksum.add($0) }
-        return checksum
-    }
-
-    static func patternChecksum(_ count: Int) -> FilePattern.Checksum {
-        var checksum = FilePattern.Checksum()
-        FilePattern.bytes(0..<count).withUnsafeBytes { checksum.add($0) }
-        return checksum
-    }
-
     @Test("a download lands in its file, complete, with progress up to the total", arguments: TransportKind.allCases)
     func download(transport: TransportKind) async throws {
         let size = 1024 * 1024 + 17
-        try await Self.withDirectory { directory in
+        try await withTemporaryDirectory { directory in
             try await withBackends(transport) { backends in
                 let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
                 let destination = directory.appendingPathComponent("pattern.bin")
@@ -52,8 +24,8 @@ struct StreamingTests {
                 #expect(file.url == destination)
                 #expect(file.byteCount == Int64(size))
                 #expect(file.contentType == "application/octet-stream")
-                let checksum = try Self.checksum(of: destination)
-                #expect(checksum == Self.patternChecksum(size))
+                let checksum = try FilePattern.checksum(of: destination)
+                #expect(checksum == FilePattern.checksum(ofFirst: size))
                 let downloads = log.all.filter { $0.direction == .download }
                 #expect(downloads.last?.completedBytes == Int64(size))
                 #expect(downloads.last?.totalBytes == Int64(size))
@@ -66,7 +38,7 @@ struct StreamingTests {
 
     @Test("a download replaces an existing file", arguments: TransportKind.allCases)
     func downloadReplaces(transport: TransportKind) async throws {
-        try await Self.withDirectory { directory in
+        try await withTemporaryDirectory { directory in
             try await withBackends(transport) { backends in
                 let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
                 let destination = directory.appendingPathComponent("file.bin")
@@ -81,7 +53,7 @@ struct StreamingTests {
 
     @Test("a failed download is an error with the server's message and leaves no file", arguments: TransportKind.allCases)
     func failedDownload(transport: TransportKind) async throws {
-        try await Self.withDirectory { directory in
+        try await withTemporaryDirectory { directory in
             try await withBackends(transport) { backends in
                 let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
                 let destination = directory.appendingPathComponent("never.bin")
@@ -98,7 +70,7 @@ struct StreamingTests {
 
     @Test("a cancelled download ends quickly and leaves no partial file", arguments: TransportKind.allCases)
     func cancelledDownload(transport: TransportKind) async throws {
-        try await Self.withDirectory { directory in
+        try await withTemporaryDirectory { directory in
             try await withBackends(transport) { backends in
                 let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
                 let destination = directory.appendingPathComponent("big.bin")
@@ -125,7 +97,7 @@ struct StreamingTests {
     @Test("an upload streams a file and the server receives every byte", arguments: TransportKind.allCases)
     func upload(transport: TransportKind) async throws {
         let size = 1024 * 1024 + 5
-        try await Self.withDirectory { directory in
+        try await withTemporaryDirectory { directory in
             let source = directory.appendingPathComponent("upload.bin")
             try Data(FilePattern.bytes(0..<size)).write(to: source)
             try await withBackends(transport) { backends in
@@ -133,7 +105,7 @@ struct StreamingTests {
                 let log = ProgressLog()
                 let receipt = try await client.send(Request<Receipt>(.put, "files", body: .file(source)), progress: log.record)
                 #expect(receipt.bytes == size)
-                #expect(receipt.checksum == Self.patternChecksum(size).value)
+                #expect(receipt.checksum == FilePattern.checksum(ofFirst: size).value)
                 let uploads = log.all.filter { $0.direction == .upload }
                 #expect(uploads.last?.completedBytes == Int64(size))
                 #expect(uploads.last?.totalBytes == Int64(size))
@@ -157,7 +129,7 @@ struct StreamingTests {
     @Test("a retried upload opens its file again", arguments: TransportKind.allCases)
     func retriedUpload(transport: TransportKind) async throws {
         struct Attempts: Decodable { var attempts: Int }
-        try await Self.withDirectory { directory in
+        try await withTemporaryDirectory { directory in
             let source = directory.appendingPathComponent("upload.bin")
             try Data(FilePattern.bytes(0..<200_000)).write(to: source)
             try await withBackends(transport) { backends in
@@ -187,7 +159,7 @@ struct StreamingTests {
                 chunk.withUnsafeBytes { checksum.add($0) }
             }
             #expect(received == size)
-            #expect(checksum == Self.patternChecksum(size))
+            #expect(checksum == FilePattern.checksum(ofFirst: size))
         }
     }
 
