@@ -208,6 +208,7 @@ public final class ReferenceServer: Sendable {
         EchoRoutes.register(on: main)
         BenchRoutes.register(on: main)
         FileRoutes.register(on: main)
+        RangeRoutes.register(on: main)
         RedirectRoutes.register(on: main)
         CookieRoutes.register(on: main)
         BasicAuthRoutes.register(on: main)

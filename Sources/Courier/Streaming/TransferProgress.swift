@@ -20,16 +20,21 @@ public struct TransferProgress: Sendable, Equatable {
     public var completedBytes: Int64
     /// All bytes to transfer, when known (from the body's length or `Content-Length`).
     public var totalBytes: Int64?
+    /// Recent throughput in bytes per second, over about the last two seconds; set by
+    /// ``TransferProgressUpdates``, `nil` in the values a transfer's handler receives.
+    public var bytesPerSecond: Double?
 
     /// Creates a progress value.
     /// - Parameters:
     ///   - direction: Upload or download.
     ///   - completedBytes: Bytes done.
     ///   - totalBytes: All bytes, when known.
-    public init(direction: Direction, completedBytes: Int64, totalBytes: Int64?) {
+    ///   - bytesPerSecond: Recent throughput, when estimated.
+    public init(direction: Direction, completedBytes: Int64, totalBytes: Int64?, bytesPerSecond: Double? = nil) {
         self.direction = direction
         self.completedBytes = completedBytes
         self.totalBytes = totalBytes
+        self.bytesPerSecond = bytesPerSecond
     }
 
     /// Done as a fraction from 0 to 1, when the total is known.
