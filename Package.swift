@@ -67,6 +67,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // The reference server's WebSocket routes only (a target, not a product: apps never clone it).
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // courier-bench's raw WebSocket side only: its client, used directly (a target, not a product).
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -185,6 +187,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // Only to measure Courier's own AsyncHTTPClient transport against this one.
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                // Only to measure Courier's WebSockets against swift-websocket's client (its logger is required).
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/CourierBench",
             swiftSettings: swiftSettings

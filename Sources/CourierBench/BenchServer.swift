@@ -12,6 +12,8 @@ import ReferenceServer
 struct BenchServer: Sendable {
     /// The server's origin, e.g. `http://127.0.0.1:8080`.
     let baseURL: String
+    /// The origin of the server's WebSocket listener (a port of its own), when known.
+    let webSocketBaseURL: String?
     /// How the run's figures were measured, for the report's first line.
     let description: String
     private let stopServer: @Sendable () async -> Void
@@ -24,16 +26,18 @@ struct BenchServer: Sendable {
         let server = try await ReferenceServer.start()
         return BenchServer(
             baseURL: server.baseURL,
+            webSocketBaseURL: server.webSocketBaseURL,
             description: "server in this process at \(server.baseURL); CPU and context switches are the whole process's",
             stopServer: { await server.stop() },
             isExternal: false
         )
     }
 
-    /// A server already running at `url`.
-    static func running(at url: String) -> BenchServer {
+    /// A server already running at `url`, with its WebSocket listener at `webSocketURL` if given.
+    static func running(at url: String, webSocketURL: String?) -> BenchServer {
         BenchServer(
             baseURL: url,
+            webSocketBaseURL: webSocketURL,
             description: "server in another process at \(url); CPU and context switches are the client's alone",
             stopServer: {},
             isExternal: true
@@ -56,20 +60,29 @@ struct BenchServer: Sendable {
         process.standardOutput = pipe
         try process.run()
         let child = ChildProcess(process)
-        guard let url = await firstURL(in: pipe.fileHandleForReading) else {
+        guard let reported = await origins(in: pipe.fileHandleForReading) else {
             child.stop()
             throw SpawnFailure(reason: "courier-demo serve did not report its URL")
         }
+        let url = reported.baseURL
         return BenchServer(
             baseURL: url,
+            webSocketBaseURL: reported.webSocketBaseURL,
             description: "courier-demo serve in process \(process.processIdentifier) at \(url); CPU and context switches are the client's alone",
             stopServer: { child.stop() },
             isExternal: true
         )
     }
 
-    private init(baseURL: String, description: String, stopServer: @escaping @Sendable () async -> Void, isExternal: Bool) {
+    private init(
+        baseURL: String,
+        webSocketBaseURL: String?,
+        description: String,
+        stopServer: @escaping @Sendable () async -> Void,
+        isExternal: Bool
+    ) {
         self.baseURL = baseURL
+        self.webSocketBaseURL = webSocketBaseURL
         self.description = description
         self.stopServer = stopServer
         self.isExternal = isExternal
@@ -79,9 +92,10 @@ struct BenchServer: Sendable {
         await stopServer()
     }
 
-    /// The `http://…` origin in the server's "listening on" line, read on a thread of its own (the
-    /// read blocks), or `nil` when the output ends first.
-    private static func firstURL(in output: FileHandle) async -> String? {
+    /// The `http://…` origins in the server's "listening on" line (`Reference server listening on
+    /// http://… (analytics on …, WebSockets on http://…).`), read on a thread of its own (the read
+    /// blocks) once the line is whole, or `nil` when the output ends first.
+    private static func origins(in output: FileHandle) async -> (baseURL: String, webSocketBaseURL: String?)? {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var text = ""
@@ -90,9 +104,13 @@ struct BenchServer: Sendable {
                     if data.isEmpty { break }
                     text += String(decoding: data, as: UTF8.self)
                     if let range = text.range(of: "listening on "),
-                        let end = text[range.upperBound...].firstIndex(where: { $0 == " " || $0 == "\n" })
+                        let end = text[range.upperBound...].firstIndex(of: "\n")
                     {
-                        continuation.resume(returning: String(text[range.upperBound..<end]))
+                        let line = text[range.upperBound..<end]
+                        let webSocketBaseURL = line.range(of: "WebSockets on ").map { found in
+                            String(line[found.upperBound...].prefix(while: { $0 != ")" && $0 != " " }))
+                        }
+                        continuation.resume(returning: (baseURL: String(line.prefix(while: { $0 != " " })), webSocketBaseURL: webSocketBaseURL))
                         // Keep draining, so the server never blocks writing to a full pipe.
                         while !output.availableData.isEmpty {}
                         return

@@ -70,6 +70,9 @@ struct CourierBench: AsyncParsableCommand {
     @Option(help: "Run against a server already running at this URL (a `courier-demo serve`), in another process.")
     var serverURL: String?
 
+    @Option(help: "The WebSocket listener's origin of the server at --server-url (`courier-demo serve` prints it), with --web-sockets.")
+    var webSocketURL: String?
+
     @Flag(help: "Only the offline queue: enqueue latency, and a drain against sending the same requests directly.")
     var offlineQueue = false
 
@@ -81,6 +84,9 @@ struct CourierBench: AsyncParsableCommand {
 
     @Flag(help: "Only the cache and coalescing: the list from the network, from memory and from disk; coalescing on and off.")
     var cache = false
+
+    @Flag(help: "Only the WebSocket echo: round trips per second on 1 and 64 sockets, Courier against swift-websocket's WSClient.")
+    var webSockets = false
 
     @Flag(help: "Courier's clients with coalescing off, to see what coalescing costs a request nobody joins.")
     var noCoalescing = false
@@ -104,7 +110,7 @@ struct CourierBench: AsyncParsableCommand {
         }
         let server: BenchServer
         if let serverURL {
-            server = .running(at: serverURL)
+            server = .running(at: serverURL, webSocketURL: webSocketURL)
         } else if externalServer {
             server = try await .spawned()
         } else {
@@ -136,6 +142,23 @@ struct CourierBench: AsyncParsableCommand {
         }
         if cache {
             try await CacheWorkload(baseURL: server.baseURL, rounds: rounds, duration: .milliseconds(Int(seconds * 1000))).run()
+            await server.stop()
+            return
+        }
+        if webSockets {
+            guard let origin = server.webSocketBaseURL else {
+                await server.stop()
+                throw ValidationError("--web-sockets with --server-url needs --web-socket-url: the origin `courier-demo serve` prints after \"WebSockets on\".")
+            }
+            await WebSocketWorkload(origin: origin).run(
+                socketCounts: [1, 64].filter { onlyConcurrency == nil || onlyConcurrency == $0 },
+                rounds: rounds,
+                duration: .milliseconds(Int(seconds * 1000)),
+                runsRaw: onlySide != .courier,
+                runsCourier: onlySide != .raw
+            ) { sockets, raw, courier in
+                report(WebSocketWorkload.name, "ahc", sockets, raw: raw, courier: courier)
+            }
             await server.stop()
             return
         }
