@@ -214,6 +214,17 @@ struct CourierBench: AsyncParsableCommand {
             }
         }
 
+        if !quick, selected(ResumeWorkload.name) {
+            for transport in transports where transport != .ahcOpenAPI {
+                let client = transport == .ahc ? ahcClient : urlSessionClient
+                let (plain, resumed) = try await ResumeWorkload().run(client, files: files, rounds: rounds)
+                let mebibytes = Double(ResumeWorkload.size / 2) / Double(FileWorkload.mebibyte)
+                var line = resultLine(ResumeWorkload.name, transport.rawValue, 1, raw: plain, courier: resumed, peakRSS: ResidentMemory.peakMebibytes())
+                line += " plain_mib_s=\(format(plain.requestsPerSecond * mebibytes, 0)) resumed_mib_s=\(format(resumed.requestsPerSecond * mebibytes, 0))"
+                output(line)
+            }
+        }
+
         for transport in transports {
             for workload in workloads {
                 for concurrency in concurrencies {
