@@ -20,6 +20,7 @@ let fuzzTargets: [(name: String, library: String)] = [
     ("fuzz-retry-after", "Courier"),
     ("fuzz-rate-limit", "Courier"),
     ("fuzz-content-length", "Courier"),
+    ("fuzz-content-range", "Courier"),
     ("fuzz-redirect", "Courier"),
     ("fuzz-event-stream", "Courier"),
     ("fuzz-link", "Courier"),

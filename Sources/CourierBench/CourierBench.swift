@@ -215,9 +215,9 @@ struct CourierBench: AsyncParsableCommand {
         }
 
         if !quick, selected(ResumeWorkload.name) {
-            for transport in transports where transport != .ahcOpenAPI {
+            for (index, transport) in transports.enumerated() where transport != .ahcOpenAPI {
                 let client = transport == .ahc ? ahcClient : urlSessionClient
-                let (plain, resumed) = try await ResumeWorkload().run(client, files: files, rounds: rounds)
+                let (plain, resumed) = try await ResumeWorkload().run(client, files: files, rounds: rounds, first: index * 1000)
                 let mebibytes = Double(ResumeWorkload.size / 2) / Double(FileWorkload.mebibyte)
                 var line = resultLine(ResumeWorkload.name, transport.rawValue, 1, raw: plain, courier: resumed, peakRSS: ResidentMemory.peakMebibytes())
                 line += " plain_mib_s=\(format(plain.requestsPerSecond * mebibytes, 0)) resumed_mib_s=\(format(resumed.requestsPerSecond * mebibytes, 0))"

@@ -14,24 +14,31 @@ struct ResumeWorkload: Sendable {
     static let size = 1024 * FileWorkload.mebibyte
 
     /// Runs `rounds` rounds and returns the plain and the resumed samples, one transfer each.
-    func run(_ client: Client, files: FileWorkload.Files, rounds: Int) async throws -> (plain: LoadRunner.Sample, resumed: LoadRunner.Sample) {
+    /// `first` numbers the rounds' cuts: the server cuts each offset once, so each run against the
+    /// same server needs numbers of its own.
+    func run(_ client: Client, files: FileWorkload.Files, rounds: Int, first: Int) async throws -> (plain: LoadRunner.Sample, resumed: LoadRunner.Sample) {
         var plain = LoadRunner.Sample()
         var resumed = LoadRunner.Sample()
         let destination = files.destination("courier.bin")
         for round in 0..<rounds {
-            // A cut of its own each round: the server cuts each offset once.
-            let cut = Self.size / 2 + round
+            let cut = Self.size / 2 + first + round
             let file = Request<Data>(.get, "ranged/\(Self.size)", query: ["cut": cut]).timeout(.seconds(600))
             _ = try? await client.resumableDownload(file, to: destination)
-            guard DownloadRecord.existing(for: destination)?.bytesWritten ?? 0 > 0 else { throw RawClients.BadResponse() }
+            guard let saved = DownloadRecord.existing(for: destination), saved.bytesWritten > 0 else {
+                throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the cut download left no record to resume"])
+            }
             let resume = {
                 let whole = try await client.resumableDownload(file, to: destination)
-                guard whole.byteCount == Int64(Self.size) else { throw RawClients.BadResponse() }
+                guard whole.byteCount == Int64(Self.size) else {
+                    throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "resumed to \(whole.byteCount) bytes"])
+                }
             }
             let range = {
                 let request = Request<Data>(.get, "ranged/\(Self.size)").header(.range, "bytes=\(cut)-").timeout(.seconds(600))
                 let part = try await client.download(request, to: files.destination("raw.bin"))
-                guard part.byteCount == Int64(Self.size - cut) else { throw RawClients.BadResponse() }
+                guard part.byteCount == Int64(Self.size - cut) else {
+                    throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the range was \(part.byteCount) bytes"])
+                }
             }
             if round % 2 == 0 {
                 plain.add(try await Self.timed(range))
@@ -46,6 +53,9 @@ struct ResumeWorkload: Sendable {
     }
 
     private static func timed(_ operation: () async throws -> Void) async throws -> LoadRunner.Sample {
+        // Each side starts with nothing waiting to be written back (the other side's gigabyte, or
+        // the cut half, would make the kernel throttle its writes sooner).
+        sync()
         let start = ContinuousClock.now
         try await operation()
         let elapsed = ContinuousClock.now - start

@@ -37,6 +37,7 @@ struct AppFlow {
         await throttledBurst()
         await retriedRoute()
         await transferLargeFile()
+        await resumeCutDownload()
         await showFriends(friends, of: me)
         await showMovies(movieService)
         await showStreamsAndPages(movieService)

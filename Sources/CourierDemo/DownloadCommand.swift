@@ -2,7 +2,7 @@ import ArgumentParser
 import Courier
 import Foundation
 
-/// Downloads one URL to a file with ``Client/resumableDownload(_:to:renewingRequest:progress:)``,
+/// Downloads one URL to a file with ``Client/resumableDownload(_:to:progress:renewingRequest:)``,
 /// printing the bytes saved: run it again after a cut or a kill and it resumes.
 struct DownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -116,15 +116,10 @@ struct ResumableDownloadTests {
                 let saved = try #require(DownloadRecord.existing(for: destination))
                 let refusals = LockedBox<[Int]>([])
                 let log = ProgressLog()
-                let file = try await client.resumableDownload(
-                    expiring,
-                    to: destination,
-                    renewingRequest: { error in
-                        refusals.append(error.status?.code ?? 0)
-                        return Request<Data>(.get, "ranged/\(size)", query: ["signature": "second-\(transport)", "cut": 600_000])
-                    },
-                    progress: log.record
-                )
+                let file = try await client.resumableDownload(expiring, to: destination, progress: log.record) { error in
+                    refusals.append(error.status?.code ?? 0)
+                    return Request<Data>(.get, "ranged/\(size)", query: ["signature": "second-\(transport)", "cut": 600_000])
+                }
                 #expect(refusals.all == [403])
                 #expect(file.byteCount == Int64(size))
                 #expect(try Self.isWhole(destination, size: size))

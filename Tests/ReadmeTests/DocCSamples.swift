@@ -194,6 +194,44 @@ func firstBytes(_ client: Client, count: Int) async throws -> [UInt8] {
     return bytes
 }
 
+// MARK: Large transfers
+
+func downloadEpisode(_ client: Client, to destination: URL) async throws(CourierError) -> DownloadedFile {
+    // Call it again after a failure: it resumes where the saved bytes end.
+    try await client.resumableDownload(Request<Data>(.get, "files/episode-12.mp4"), to: destination)
+}
+
+func savedFraction(of destination: URL) -> Double? {
+    guard let record = DownloadRecord.existing(for: destination), let total = record.totalBytes, total > 0 else { return nil }
+    return Double(record.bytesWritten) / Double(total)
+}
+
+func giveUp(on destination: URL) {
+    DownloadRecord.discard(for: destination)
+}
+
+func downloadSigned(_ client: Client, fileID: String, to destination: URL, freshLink: @escaping @Sendable () async -> String?) async throws(CourierError) -> DownloadedFile {
+    try await client.resumableDownload(Request<Data>(.get, "downloads/\(fileID)"), to: destination, renewingRequest: { _ in
+        guard let signature = await freshLink() else { return nil }
+        return Request<Data>(.get, "downloads/\(fileID)", query: ["signature": signature])
+    })
+}
+
+func downloadShowingSpeed(_ client: Client, to destination: URL) async throws -> DownloadedFile {
+    let updates = TransferProgressUpdates()
+    let label = Task {
+        for await update in updates {
+            let percent = Int((update.fractionCompleted ?? 0) * 100)
+            print("\(percent)% at \(Int(update.bytesPerSecond ?? 0) / 1024) KiB/s")
+        }
+    }
+    let file = try await updates.reporting { progress in
+        try await client.resumableDownload(Request<Data>(.get, "files/episode-12.mp4"), to: destination, progress: progress)
+    }
+    await label.value
+    return file
+}
+
 // MARK: Performance design
 
 func makeHotPathClient(base: BaseURL) -> Client {

@@ -22,17 +22,17 @@ extension Client {
     /// - Parameters:
     ///   - endpoint: The call (a `GET`); its `Response` type is not used.
     ///   - destination: A `file:` URL; its directory must exist.
+    ///   - progress: Called as bytes are saved; a resumed download starts at the saved offset.
     ///   - renewingRequest: Called when the server refuses the call with 401, 403, 404 or 410 (a
     ///     signed link that expired): return a new endpoint for the same file, or `nil` to fail.
     ///     The download resumes from the new one while its version matches the saved bytes.
-    ///   - progress: Called as bytes are saved; a resumed download starts at the saved offset.
     /// - Returns: Where the file is, its size and the last response.
     /// - Throws: ``CourierError``; the partial file and its record stay for the next call.
     public func resumableDownload<E: Endpoint>(
         _ endpoint: E,
         to destination: URL,
-        renewingRequest: (@Sendable (CourierError) async -> E?)? = nil,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        renewingRequest: (@Sendable (CourierError) async -> E?)? = nil
     ) async throws(CourierError) -> DownloadedFile {
         guard destination.isFileURL else {
             throw CourierError(.invalidRequest, message: "A download needs a file: URL, not \(destination.absoluteString).")

@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// What a resumable download has saved so far, kept in a small file beside its partial file.
 ///
-/// ``Client/resumableDownload(_:to:renewingRequest:progress:)`` writes it as the bytes arrive and
+/// ``Client/resumableDownload(_:to:progress:renewingRequest:)`` writes it as the bytes arrive and
 /// reads it to resume. An app can read it too, to show how far an interrupted download came:
 ///
 /// ```swift

@@ -42,13 +42,6 @@ final class PartialFile {
         guard fsync(descriptor) == 0 else { throw Self.failure("flushed", url: url) }
     }
 
-    /// The file's size.
-    func size() -> Int64 {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return 0 }
-        return Int64(status.st_size)
-    }
-
     private static func failure(_ action: String, url: URL) -> CourierError {
         let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         return CourierError(.fileAccessFailed, message: "The partial download at \(url.path) could not be \(action).", underlyingError: error)

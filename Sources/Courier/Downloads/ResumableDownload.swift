@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
 
-/// One call of ``Client/resumableDownload(_:to:renewingRequest:progress:)``: the partial file, the
+/// One call of ``Client/resumableDownload(_:to:progress:renewingRequest:)``: the partial file, the
 /// record of the version it holds, and how many bytes from the start are saved.
 struct ResumableDownload {
     /// A record is written once this many bytes arrived since the last, or once a second when
-    /// at least ``recordMinimum`` did; each record first flushes the file.
+    /// at least ``recordMinimum`` did.
     static let recordInterval: Int64 = 8 * 1024 * 1024
     static let recordMinimum: Int64 = 64 * 1024
     /// How many times one call starts the file again before it gives up.
@@ -56,10 +56,11 @@ struct ResumableDownload {
         return (request, offset)
     }
 
-    /// Writes the record of the bytes saved so far, after flushing them.
+    /// Writes the record of the bytes saved so far. The bytes are in the system's page cache by
+    /// then, so a process that dies at any moment keeps them; a failed call also flushes them to
+    /// the disk first.
     mutating func save() throws(CourierError) {
         guard var record else { return }
-        try file.flush()
         record.bytesWritten = offset
         record.url = url
         try partial.write(record)
@@ -130,6 +131,7 @@ struct ResumableDownload {
                 report(total: total)
             }
         } catch {
+            try? file.flush()
             try? save()
             // A transport may report the connection it closed for a cancelled task as a cut.
             throw Task.isCancelled ? CourierError(.cancelled) : CourierError(error)

@@ -84,4 +84,33 @@ public enum FilePattern {
             high ^ (low << 32)
         }
     }
+
+    /// The checksum of the first `count` bytes of the pattern: what a whole download of
+    /// `/files/{count}` or `/ranged/{count}` holds.
+    /// - Parameter count: The file's size.
+    /// - Returns: The checksum.
+    public static func checksum(ofFirst count: Int) -> Checksum {
+        var checksum = Checksum()
+        var offset = 0
+        while offset < count {
+            let piece = bytes(offset..<min(count, offset + pieceSize))
+            piece.withUnsafeBytes { checksum.add($0) }
+            offset += piece.count
+        }
+        return checksum
+    }
+
+    /// The checksum of a file's bytes, read a mebibyte at a time.
+    /// - Parameter file: A `file:` URL.
+    /// - Returns: The checksum.
+    /// - Throws: When the file cannot be read.
+    public static func checksum(of file: URL) throws -> Checksum {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var checksum = Checksum()
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
+            data.withUnsafeBytes { checksum.add($0) }
+        }
+        return checksum
+    }
 }

@@ -4,7 +4,7 @@ import Hummingbird
 import NIOCore
 
 /// `GET /ranged/{bytes}`: `bytes` bytes of ``FilePattern`` served with ranges as RFC 9110 §14
-/// has them (`Range: bytes=N-` or `N-M`, `If-Range` with the strong `ETag` or `Last-Modified`,
+/// has them (and `GET /ranged/{bytes}/checksum`: `{"bytes": N, "checksum": C}` of those bytes) (`Range: bytes=N-` or `N-M`, `If-Range` with the strong `ETag` or `Last-Modified`,
 /// 416 past the end), and on request served wrong, for resumable downloads' tests.
 ///
 /// Query items:
@@ -46,6 +46,12 @@ enum RangeRoutes {
         let links = OneTimeKeys()
         let cuts = OneTimeKeys()
         let versions = Versions()
+        router.get("ranged/:bytes/checksum") { _, context -> Response in
+            guard let size = context.parameters.get("bytes", as: Int.self), (0...FileRoutes.largestFile).contains(size) else {
+                return JSONResponse.message("Give a size from 0 to \(FileRoutes.largestFile) bytes.", status: .badRequest)
+            }
+            return JSONResponse.make(FileRoutes.Receipt(bytes: size, checksum: FilePattern.checksum(ofFirst: size).value))
+        }
         router.get("ranged/:bytes") { request, context -> Response in
             guard let size = context.parameters.get("bytes", as: Int.self), (0...FileRoutes.largestFile).contains(size) else {
                 return JSONResponse.message("Give a size from 0 to \(FileRoutes.largestFile) bytes.", status: .badRequest)
