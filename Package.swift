@@ -103,6 +103,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: ahc),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: ahc),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: ahc),
+                // The SOCKS errors AsyncHTTPClient passes on, to name a SOCKS5 proxy's refusal.
+                .product(name: "NIOSOCKS", package: "swift-nio-extras", condition: ahc),
                 // Courier's own WebSocket handshake and frame codec.
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: ahc),
             ],

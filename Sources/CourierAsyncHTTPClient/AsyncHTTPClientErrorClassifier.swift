@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSOCKS
 import NIOSSL
 
 /// Turns AsyncHTTPClient's and SwiftNIO's errors into ``CourierError`` kinds. The one place that
@@ -14,7 +15,40 @@ import NIOSSL
 enum AsyncHTTPClientErrorClassifier {
     static func courierError(for error: any Error) -> CourierError {
         if let courierError = error as? CourierError { return courierError }
+        if let proxyError = proxyError(for: error) { return proxyError }
         return CourierError(kind(of: error), underlyingError: error)
+    }
+
+    /// The error for a proxy's refusal, with a message that names the proxy as the one refusing.
+    static func proxyError(for error: any Error) -> CourierError? {
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .proxyAuthenticationRequired:
+                return CourierError(
+                    .proxyAuthenticationRequired,
+                    message: "The proxy answered 407: it needs valid credentials.",
+                    underlyingError: error
+                )
+            case .invalidProxyResponse:
+                return CourierError(.notConnected, message: "The proxy refused to open a tunnel to the server.", underlyingError: error)
+            default:
+                return nil
+            }
+        }
+        if let refusal = error as? SOCKSError.ConnectionFailed {
+            return CourierError(.notConnected, message: "The SOCKS5 proxy could not connect to the server (\(refusal.reply)).", underlyingError: error)
+        }
+        if error is SOCKSError.InvalidAuthenticationSelection {
+            return CourierError(
+                .proxyAuthenticationRequired,
+                message: "The SOCKS5 proxy accepts none of the authentication methods offered: it needs credentials.",
+                underlyingError: error
+            )
+        }
+        if error is SOCKSError.InvalidProtocolVersion || error is SOCKSError.InvalidReservedByte {
+            return CourierError(.notConnected, message: "The proxy does not speak SOCKS5.", underlyingError: error)
+        }
+        return nil
     }
 
     static func kind(of error: any Error) -> CourierError.Kind {
@@ -54,13 +88,13 @@ enum AsyncHTTPClientErrorClassifier {
             .cancelled
         case .readTimeout, .writeTimeout, .deadlineExceeded:
             .timedOut
-        case .connectTimeout, .remoteConnectionClosed, .socksHandshakeTimeout, .proxyAuthenticationRequired,
-            .httpProxyHandshakeTimeout:
+        case .connectTimeout, .remoteConnectionClosed, .socksHandshakeTimeout, .httpProxyHandshakeTimeout, .invalidProxyResponse:
             .notConnected
+        case .proxyAuthenticationRequired:
+            .proxyAuthenticationRequired
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .traceRequestWithBody:
             .invalidRequest
-        case .redirectLimitReached, .redirectCycleDetected, .invalidProxyResponse,
-            .bodyLengthMismatch:
+        case .redirectLimitReached, .redirectCycleDetected, .bodyLengthMismatch:
             .invalidResponse
         default:
             .transportFailed

@@ -31,14 +31,25 @@ extension HTTPClientTransport {
     /// connection is always checked against the pins of the host it was opened for): call
     /// ``shutdown()`` when done with it.
     ///
+    /// With a `proxy`, every request goes through it except those to the hosts it bypasses, which
+    /// have a client of their own. An HTTP proxy is asked for a tunnel with `CONNECT` (with Basic
+    /// credentials when given) for `http` and `https` origins alike; a SOCKS5 proxy is used
+    /// without credentials. A proxy that answers 407, or a SOCKS5 proxy that wants credentials,
+    /// fails the request with ``Courier/CourierError/Kind/proxyAuthenticationRequired``; a proxy
+    /// that refuses the tunnel, with ``Courier/CourierError/Kind/notConnected`` and a message that
+    /// says so. WebSockets connect directly, not through the proxy.
+    ///
     /// - Parameters:
     ///   - trust: Extra roots and per-host pins.
+    ///   - proxy: The proxy requests go through, if any.
     ///   - eventLoopGroup: Where the connections run; NIO's shared group by default.
-    ///   - configuration: The clients' configuration; its TLS settings are replaced.
+    ///   - configuration: The clients' configuration; its TLS and proxy settings are replaced.
     /// - Throws: ``Courier/CourierError/Kind/invalidRequest`` when a root certificate is not valid PEM
-    ///   or not a certificate.
+    ///   or not a certificate, or when `proxy` is a SOCKS5 proxy with credentials (AsyncHTTPClient
+    ///   cannot send them: use an HTTP `CONNECT` proxy, or SOCKS5 without credentials).
     public init(
         trust: ServerTrust,
+        proxy: Proxy? = nil,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         configuration: HTTPClient.Configuration = HTTPClient.courierConfiguration()
     ) throws {
@@ -50,18 +61,23 @@ extension HTTPClientTransport {
         } catch {
             throw CourierError(.invalidRequest, message: "A root certificate is not a valid X.509 certificate.", underlyingError: error)
         }
-        var general = configuration
-        general.tlsConfiguration = tls
+        var direct = configuration
+        direct.tlsConfiguration = tls
+        direct.proxy = nil
+        var general = direct
+        general.proxy = try proxy.map(Self.proxyConfiguration)
         var pinnedClients: [String: HTTPClient] = [:]
         for host in trust.pins.keys {
-            var pinned = general
+            var pinned = proxy?.bypasses(host) == true ? direct : general
             let check = PinCheck(host: host, trust: trust)
             pinned.http1_1ConnectionDebugInitializer = check.verify
             pinned.http2ConnectionDebugInitializer = check.verify
             pinnedClients[host] = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: pinned)
         }
+        let bypassing = (proxy?.bypassedHosts.isEmpty ?? true) ? nil : proxy
         self.init(
             client: HTTPClient(eventLoopGroup: eventLoopGroup, configuration: general),
+            directClient: bypassing.map { (HTTPClient(eventLoopGroup: eventLoopGroup, configuration: direct), $0) },
             pinnedClients: pinnedClients,
             ownsClients: true,
             deadline: .seconds(300),
@@ -77,11 +93,30 @@ extension HTTPClientTransport {
     public func shutdown() async throws {
         guard ownsClients else { return }
         for pinned in pinnedClients.values { try await pinned.shutdown() }
+        try await directClient?.client.shutdown()
         try await client.shutdown()
     }
 }
 
 extension HTTPClientTransport {
+    /// AsyncHTTPClient's setting for `proxy`.
+    static func proxyConfiguration(_ proxy: Proxy) throws(CourierError) -> HTTPClient.Configuration.Proxy {
+        switch proxy.kind {
+        case .httpConnect:
+            let authorization = proxy.credentials.map { HTTPClient.Authorization.basic(username: $0.username, password: $0.password) }
+            return .server(host: proxy.host, port: proxy.port, authorization: authorization)
+        case .socks5:
+            guard proxy.credentials == nil else {
+                throw CourierError(
+                    .invalidRequest,
+                    message: "AsyncHTTPClient cannot send credentials to a SOCKS5 proxy (\(proxy)). "
+                        + "Use an HTTP CONNECT proxy with credentials, or a SOCKS5 proxy that needs none."
+                )
+            }
+            return .socksServer(host: proxy.host, port: proxy.port)
+        }
+    }
+
     /// The codings a client with `configuration` decodes.
     static func contentCodings(of configuration: HTTPClient.Configuration) -> Set<ContentCoding> {
         if case .enabled = configuration.decompression { [.deflate, .gzip] } else { [] }

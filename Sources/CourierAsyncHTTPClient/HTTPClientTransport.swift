@@ -26,16 +26,18 @@ import OpenAPIRuntime
 /// after the last request.
 public struct HTTPClientTransport: Transport, ClientTransport {
     /// The `HTTPClient` requests go through (hosts with public-key pins have their own, see
-    /// ``init(trust:eventLoopGroup:configuration:)``).
+    /// ``init(trust:proxy:eventLoopGroup:configuration:)``).
     public let client: HTTPClient
     /// The codings the `HTTPClient`'s decompression decodes (and advertises).
     public let contentCodings: Set<ContentCoding>
     let deadline: TimeAmount
     /// One client per pinned host, whose connections are checked against that host's pins.
     let pinnedClients: [String: HTTPClient]
+    /// The client for the hosts a proxy bypasses, with that proxy.
+    let directClient: (client: HTTPClient, proxy: Proxy)?
     /// Whether ``shutdown()`` shuts the clients down: only those this transport created.
     let ownsClients: Bool
-    /// What `wss` sockets trust: the roots of ``init(trust:eventLoopGroup:configuration:)``, or
+    /// What `wss` sockets trust: the roots of ``init(trust:proxy:eventLoopGroup:configuration:)``, or
     /// the system's.
     let webSocketTLS: TLSConfiguration
     /// The pins `wss` sockets are checked against, if any.
@@ -54,11 +56,12 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         deadline: Duration = .seconds(300),
         contentCodings: Set<ContentCoding> = [.deflate, .gzip]
     ) {
-        self.init(client: client, pinnedClients: [:], ownsClients: false, deadline: deadline, contentCodings: contentCodings)
+        self.init(client: client, directClient: nil, pinnedClients: [:], ownsClients: false, deadline: deadline, contentCodings: contentCodings)
     }
 
     init(
         client: HTTPClient,
+        directClient: (client: HTTPClient, proxy: Proxy)?,
         pinnedClients: [String: HTTPClient],
         ownsClients: Bool,
         deadline: Duration,
@@ -69,6 +72,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         self.webSocketTLS = webSocketTLS
         self.trust = trust
         self.client = client
+        self.directClient = directClient
         self.pinnedClients = pinnedClients
         self.ownsClients = ownsClients
         self.contentCodings = contentCodings
@@ -76,10 +80,13 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         self.deadline = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
-    /// The client for requests to `origin`: the pinned host's own, or the general one.
+    /// The client for requests to `origin`: the pinned host's own, the one that bypasses the
+    /// proxy, or the general one.
     func client(for origin: URL) -> HTTPClient {
-        guard !pinnedClients.isEmpty, let host = origin.host?.lowercased() else { return client }
-        return pinnedClients[host] ?? client
+        guard !pinnedClients.isEmpty || directClient != nil, let host = origin.host?.lowercased() else { return client }
+        if let pinned = pinnedClients[host] { return pinned }
+        if let directClient, directClient.proxy.bypasses(host) { return directClient.client }
+        return client
     }
 
     /// Sends a request and delivers its response body as asked, in AsyncHTTPClient's own buffers.

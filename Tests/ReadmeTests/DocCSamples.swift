@@ -194,6 +194,15 @@ func firstBytes(_ client: Client, count: Int) async throws -> [UInt8] {
     return bytes
 }
 
+// MARK: Proxies
+
+func makeProxiedClient(proxyPassword: String) throws -> (Client, HTTPClientTransport) {
+    let proxy = Proxy.http(host: "proxy.corp.example", port: 3128, credentials: ProxyCredentials(username: "ada", password: proxyPassword))
+        .bypassing(["localhost", ".internal.example"])
+    let transport = try HTTPClientTransport(trust: ServerTrust(), proxy: proxy)
+    return (Client(baseURL: "https://api.example.com/v1", transport: transport), transport)
+}
+
 // MARK: Large transfers
 
 func downloadEpisode(_ client: Client, to destination: URL) async throws(CourierError) -> DownloadedFile {

@@ -11,6 +11,7 @@ extension CourierError {
             case tooManyRedirects, insecureRedirect
             case transportFailed, fileAccessFailed, untrustedServer, notCached
             case webSocket
+            case proxyAuthenticationRequired
         }
 
         let code: Code
@@ -76,6 +77,9 @@ extension CourierError {
         /// server, a protocol violation, a message too large, a ping timeout, a refused handshake,
         /// not connected), with the close code and reason.
         public static let webSocket = Kind(code: .webSocket)
+        /// The proxy refused the connection for want of valid credentials (a 407, or a SOCKS5
+        /// proxy that accepts none of the methods offered).
+        public static let proxyAuthenticationRequired = Kind(code: .proxyAuthenticationRequired)
 
         /// The kind's name, e.g. `notFound`.
         public var description: String { code.rawValue }
@@ -124,6 +128,7 @@ extension CourierError {
             case .untrustedServer: "The server's identity could not be verified. The connection was not used."
             case .notCached: "This isn't available offline yet."
             case .webSocket: "The live connection ended."
+            case .proxyAuthenticationRequired: "The network's proxy refused the connection. Check the proxy's username and password."
             }
         }
     }

@@ -1,0 +1,101 @@
+/// A proxy a transport sends every request through, except to the hosts it bypasses.
+///
+/// ```swift
+/// let proxy = Proxy.http(host: "proxy.corp.example", port: 3128, credentials: ProxyCredentials(username: "ada", password: secret))
+///     .bypassing(["localhost", ".internal.example"])
+/// let transport = try HTTPClientTransport(trust: ServerTrust(), proxy: proxy)
+/// ```
+/// An HTTP proxy is asked for a tunnel with `CONNECT` for every origin, `http` and `https`
+/// alike, so it sees only the origin's host and port; for an `https` origin the TLS session runs
+/// through the tunnel, and the proxy never reads the request. `Proxy-Authorization` goes to the
+/// proxy alone, never to the origin. A transport that cannot apply a proxy as given refuses it
+/// when it is created, with an error that names the missing piece.
+public struct Proxy: Sendable, Hashable, CustomStringConvertible {
+    /// How the proxy is spoken to.
+    public enum Kind: Sendable, Hashable {
+        /// HTTP `CONNECT` (RFC 9110 §9.3.6), with Basic credentials when given.
+        case httpConnect
+        /// SOCKS5 (RFC 1928).
+        case socks5
+    }
+
+    /// How the proxy is spoken to.
+    public var kind: Kind
+    /// The proxy's host name or address.
+    public var host: String
+    /// The proxy's port.
+    public var port: Int
+    /// The credentials the proxy asks for, if any.
+    public var credentials: ProxyCredentials?
+    /// Hosts reached directly: a name (`localhost`, `10.0.0.7`) matches itself, a name with a
+    /// leading dot (`.internal.example`) every host below it. Case does not matter.
+    public var bypassedHosts: Set<String>
+
+    /// An HTTP `CONNECT` proxy.
+    /// - Parameters:
+    ///   - host: The proxy's host.
+    ///   - port: The proxy's port.
+    ///   - credentials: Basic credentials, sent to the proxy alone.
+    /// - Returns: The proxy.
+    public static func http(host: String, port: Int, credentials: ProxyCredentials? = nil) -> Proxy {
+        Proxy(kind: .httpConnect, host: host, port: port, credentials: credentials, bypassedHosts: [])
+    }
+
+    /// A SOCKS5 proxy.
+    /// - Parameters:
+    ///   - host: The proxy's host.
+    ///   - port: The proxy's port.
+    ///   - credentials: Username and password (RFC 1929), if the proxy asks for them.
+    /// - Returns: The proxy.
+    public static func socks5(host: String, port: Int, credentials: ProxyCredentials? = nil) -> Proxy {
+        Proxy(kind: .socks5, host: host, port: port, credentials: credentials, bypassedHosts: [])
+    }
+
+    /// This proxy, with `hosts` reached directly.
+    /// - Parameter hosts: Host names, or domains with a leading dot.
+    /// - Returns: The proxy.
+    public func bypassing(_ hosts: Set<String>) -> Proxy {
+        var proxy = self
+        proxy.bypassedHosts.formUnion(hosts.map { $0.lowercased() })
+        return proxy
+    }
+
+    /// Whether requests to `host` skip the proxy.
+    /// - Parameter host: The origin's host.
+    /// - Returns: `true` when a bypassed name or domain matches it.
+    public func bypasses(_ host: String) -> Bool {
+        let host = host.lowercased()
+        return bypassedHosts.contains { entry in
+            entry.hasPrefix(".") ? host.hasSuffix(entry) || host == entry.dropFirst() : host == entry
+        }
+    }
+
+    /// `kind host:port`, with the username and never the password.
+    public var description: String {
+        let scheme = kind == .socks5 ? "socks5" : "http"
+        let user = credentials.map { "\($0.username)@" } ?? ""
+        return "\(scheme)://\(user)\(host):\(port)"
+    }
+}
+
+/// A username and password for a proxy. Its descriptions never show the password.
+public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The username.
+    public var username: String
+    /// The password.
+    public var password: String
+
+    /// Creates credentials.
+    /// - Parameters:
+    ///   - username: The username.
+    ///   - password: The password.
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+
+    /// `username:***`.
+    public var description: String { "\(username):***" }
+    /// `username:***`.
+    public var debugDescription: String { description }
+}
