@@ -16,7 +16,28 @@ enum AsyncHTTPClientErrorClassifier {
     static func courierError(for error: any Error) -> CourierError {
         if let courierError = error as? CourierError { return courierError }
         if let proxyError = proxyError(for: error) { return proxyError }
+        if let refusal = clientCertificateRefusal(for: error) { return refusal }
         return CourierError(kind(of: error), underlyingError: error)
+    }
+
+    /// The error for a server's TLS alert about the client's certificate (mutual TLS), from a
+    /// failed handshake (TLS 1.2) or the first read after it (TLS 1.3): the alert's name says why.
+    static func clientCertificateRefusal(for error: any Error) -> CourierError? {
+        guard error is NIOSSLError || error is BoringSSLError else { return nil }
+        let text = String(describing: error)
+        let reason: String
+        if text.contains("CERTIFICATE_EXPIRED") {
+            reason = "The server refused the client certificate: it has expired."
+        } else if text.contains("ALERT_UNKNOWN_CA") {
+            reason = "The server refused the client certificate: it does not trust the certificate's issuer."
+        } else if text.contains("CERTIFICATE_REQUIRED") || text.contains("ALERT_HANDSHAKE_FAILURE") {
+            reason = "The server ended the TLS handshake: it requires a client certificate (mutual TLS), or accepts none of the client's TLS settings."
+        } else if text.contains("ALERT_BAD_CERTIFICATE") || text.contains("ALERT_CERTIFICATE_UNKNOWN") || text.contains("ALERT_DECRYPT_ERROR") {
+            reason = "The server refused the client certificate."
+        } else {
+            return nil
+        }
+        return CourierError(.clientCertificateRefused, message: reason, underlyingError: error)
     }
 
     /// The error for a proxy's refusal, with a message that names the proxy as the one refusing.

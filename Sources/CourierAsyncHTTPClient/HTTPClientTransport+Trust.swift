@@ -40,15 +40,23 @@ extension HTTPClientTransport {
     /// says so. WebSockets connect directly, not through the proxy.
     ///
     /// - Parameters:
+    /// With a `clientIdentity`, every TLS connection (requests and `wss` sockets) presents it to a
+    /// server that asks for a client certificate. A server that refuses it, or requires one when
+    /// none is given, fails the request with ``Courier/CourierError/Kind/clientCertificateRefused``
+    /// and a message saying why (missing, expired, or from an issuer it does not trust).
+    ///
     ///   - trust: Extra roots and per-host pins.
+    ///   - clientIdentity: The client certificate and key for mutual TLS, if any.
     ///   - proxy: The proxy requests go through, if any.
     ///   - eventLoopGroup: Where the connections run; NIO's shared group by default.
     ///   - configuration: The clients' configuration; its TLS and proxy settings are replaced.
     /// - Throws: ``Courier/CourierError/Kind/invalidRequest`` when a root certificate is not valid PEM
-    ///   or not a certificate, or when `proxy` is a SOCKS5 proxy with credentials (AsyncHTTPClient
-    ///   cannot send them: use an HTTP `CONNECT` proxy, or SOCKS5 without credentials).
+    ///   or not a certificate, when `clientIdentity` cannot be read or its key does not match its
+    ///   certificate, or when `proxy` is a SOCKS5 proxy with credentials (AsyncHTTPClient cannot
+    ///   send them: use an HTTP `CONNECT` proxy, or SOCKS5 without credentials).
     public init(
         trust: ServerTrust,
+        clientIdentity: ClientIdentity? = nil,
         proxy: Proxy? = nil,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         configuration: HTTPClient.Configuration = HTTPClient.courierConfiguration()
@@ -61,6 +69,7 @@ extension HTTPClientTransport {
         } catch {
             throw CourierError(.invalidRequest, message: "A root certificate is not a valid X.509 certificate.", underlyingError: error)
         }
+        if let clientIdentity { try Self.present(clientIdentity, in: &tls) }
         var direct = configuration
         direct.tlsConfiguration = tls
         direct.proxy = nil
@@ -99,6 +108,34 @@ extension HTTPClientTransport {
 }
 
 extension HTTPClientTransport {
+    /// Sets `identity` as the certificate chain and key `tls` presents, after checking that they
+    /// can be read and belong together.
+    static func present(_ identity: ClientIdentity, in tls: inout TLSConfiguration) throws(CourierError) {
+        do {
+            switch identity.source {
+            case .pem(let chain, let key):
+                let certificates = try NIOSSLCertificate.fromPEMBytes(Array(chain.utf8))
+                guard !certificates.isEmpty else { throw CourierError(.invalidRequest, message: "The client certificate chain holds no PEM certificate.") }
+                tls.certificateChain = certificates.map { .certificate($0) }
+                tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem))
+            case .pkcs12(let bundle, let passphrase):
+                let contents = try NIOSSLPKCS12Bundle(buffer: Array(bundle), passphrase: Array(passphrase.utf8))
+                tls.certificateChain = contents.certificateChain.map { .certificate($0) }
+                tls.privateKey = .privateKey(contents.privateKey)
+            }
+        } catch let error as CourierError {
+            throw error
+        } catch {
+            // NIOSSL's errors describe the parse, never the key's bytes; keep them out all the same.
+            throw CourierError(.invalidRequest, message: "The client certificate or its private key could not be read (\(identity)).")
+        }
+        do {
+            _ = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw CourierError(.invalidRequest, message: "The client certificate's private key does not belong to the certificate.")
+        }
+    }
+
     /// AsyncHTTPClient's setting for `proxy`.
     static func proxyConfiguration(_ proxy: Proxy) throws(CourierError) -> HTTPClient.Configuration.Proxy {
         switch proxy.kind {

@@ -61,6 +61,10 @@ public final class ReferenceServer: Sendable {
         public var logLevel: Logger.Level = .critical
         /// Serve HTTPS with these certificates instead of plain HTTP.
         public var tls: LoopbackCertificates?
+        /// With ``tls``: the main listener requires a client certificate signed by its root
+        /// (``LoopbackCertificates/clientCertificate(commonName:expired:)``), over TLS 1.2, so that
+        /// a refused certificate ends the handshake with the alert that says why.
+        public var requiresClientCertificate = false
 
         /// Default options.
         public init() {}
@@ -194,7 +198,7 @@ public final class ReferenceServer: Sendable {
         let requests = RequestCounter()
         let streams = StreamLedger()
         let caching = CacheLedger()
-        let server = try serverBuilder(tls: options.tls)
+        let server = try serverBuilder(tls: options.tls, requiringClientCertificate: options.requiresClientCertificate)
 
         let main = Router(context: ReferenceRequestContext.self)
         main.add(middleware: FaultInjectionMiddleware(requests: requests))
@@ -302,12 +306,17 @@ public final class ReferenceServer: Sendable {
     }
 
     /// HTTP/1.1, wrapped in TLS when certificates are given.
-    private static func serverBuilder(tls: LoopbackCertificates?) throws -> HTTPServerBuilder {
+    private static func serverBuilder(tls: LoopbackCertificates?, requiringClientCertificate: Bool) throws -> HTTPServerBuilder {
         guard let tls else { return .http1() }
-        let configuration = TLSConfiguration.makeServerConfiguration(
+        var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(tls.serverCertificatePEM.utf8)).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(tls.serverPrivateKeyPEM.utf8), format: .pem))
         )
+        if requiringClientCertificate {
+            configuration.certificateVerification = .noHostnameVerification
+            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(tls.rootCertificatePEM.utf8)))
+            configuration.maximumTLSVersion = .tlsv12
+        }
         return try .tls(.http1(), tlsConfiguration: configuration)
     }
 

@@ -11,7 +11,7 @@ extension CourierError {
             case tooManyRedirects, insecureRedirect
             case transportFailed, fileAccessFailed, untrustedServer, notCached
             case webSocket
-            case proxyAuthenticationRequired
+            case proxyAuthenticationRequired, clientCertificateRefused
         }
 
         let code: Code
@@ -80,6 +80,10 @@ extension CourierError {
         /// The proxy refused the connection for want of valid credentials (a 407, or a SOCKS5
         /// proxy that accepts none of the methods offered).
         public static let proxyAuthenticationRequired = Kind(code: .proxyAuthenticationRequired)
+        /// The server requires a client certificate (mutual TLS) and was given none, or refused
+        /// the one given: the message says which (missing, expired, from an issuer it does not
+        /// trust).
+        public static let clientCertificateRefused = Kind(code: .clientCertificateRefused)
 
         /// The kind's name, e.g. `notFound`.
         public var description: String { code.rawValue }
@@ -129,6 +133,7 @@ extension CourierError {
             case .notCached: "This isn't available offline yet."
             case .webSocket: "The live connection ended."
             case .proxyAuthenticationRequired: "The network's proxy refused the connection. Check the proxy's username and password."
+            case .clientCertificateRefused: "The server did not accept this device's certificate."
             }
         }
     }

@@ -22,6 +22,10 @@ public struct LoopbackCertificates: Sendable {
     public let serverPrivateKeyPEM: String
     /// The server certificate's SubjectPublicKeyInfo, DER: what a public-key pin hashes.
     public let serverSubjectPublicKeyInfo: [UInt8]
+    /// The root's key, which signs client certificates too.
+    private let rootKey: P256.Signing.PrivateKey
+    /// The root's name, the issuer of what it signs.
+    private let rootName: DistinguishedName
 
     /// SHA-256 of ``serverSubjectPublicKeyInfo``, base64: the server's pin.
     public var serverPublicKeySHA256: String {
@@ -74,9 +78,40 @@ public struct LoopbackCertificates: Sendable {
             issuerPrivateKey: Certificate.PrivateKey(rootKey)
         )
 
+        self.rootKey = rootKey
+        self.rootName = rootName
         rootCertificatePEM = try root.serializeAsPEM().pemString
         serverCertificatePEM = try server.serializeAsPEM().pemString
         serverPrivateKeyPEM = serverKey.pemRepresentation
         serverSubjectPublicKeyInfo = Array(serverKey.publicKey.derRepresentation)
+    }
+
+    /// A client certificate signed by this root, for a listener that requires one
+    /// (``ReferenceServer/Options/requiresClientCertificate``).
+    /// - Parameters:
+    ///   - commonName: The certificate's subject.
+    ///   - expired: Whether it expired an hour ago.
+    /// - Returns: The certificate and its private key, PEM.
+    /// - Throws: When signing or serialising fails.
+    public func clientCertificate(commonName: String = "courier-client", expired: Bool = false) throws -> (certificatePEM: String, privateKeyPEM: String) {
+        let now = Date()
+        let key = P256.Signing.PrivateKey()
+        let certificate = try Certificate(
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: Certificate.PublicKey(key.publicKey),
+            notValidBefore: now - (expired ? 7200 : 3600),
+            notValidAfter: now + (expired ? -3600 : 86_400),
+            issuer: rootName,
+            subject: try DistinguishedName { CommonName(commonName) },
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.clientAuth])
+            },
+            issuerPrivateKey: Certificate.PrivateKey(rootKey)
+        )
+        return (try certificate.serializeAsPEM().pemString, key.pemRepresentation)
     }
 }
