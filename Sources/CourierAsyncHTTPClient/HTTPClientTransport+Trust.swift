@@ -189,9 +189,11 @@ struct PinCheck: Sendable {
         }
         guard trust.permits(host: host, publicKeySHA256: digest) else {
             let presented = (try? PublicKeyPin(sha256: digest)).map(String.init(describing:)) ?? "?"
+            let expected = (trust.pins(forHost: host) ?? []).map(String.init(describing:)).sorted()
             throw CourierError(
                 .untrustedServer,
-                message: "\(host) presented public key \(presented), which matches none of its \(trust.pins(forHost: host)?.count ?? 0) pins."
+                message: "\(host) presented public key \(presented), which matches none of its \(expected.count) pins: "
+                    + expected.joined(separator: ", ") + "."
             )
         }
     }

@@ -80,6 +80,12 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         self.deadline = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
+    /// The hosts whose connections are checked against their pins (those of the transport's
+    /// ``Courier/ServerTrust``).
+    public var pinnedHosts: Set<String> {
+        Set(pinnedClients.keys)
+    }
+
     /// The client for requests to `origin`: the pinned host's own, the one that bypasses the
     /// proxy, or the general one.
     func client(for origin: URL) -> HTTPClient {

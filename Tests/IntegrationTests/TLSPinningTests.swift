@@ -70,6 +70,31 @@ struct TLSPinningTests {
         }
     }
 
+    @Test("a host that requires pins is reached only through a transport that pins it")
+    func hostsRequiringPins() async throws {
+        try await withHTTPSServer { server, certificates in
+            let pin = try PublicKeyPin(sha256Base64: certificates.serverPublicKeySHA256)
+            let pinned = try HTTPClientTransport(
+                trust: ServerTrust(additionalRootCertificates: [certificates.rootCertificatePEM], pins: ["127.0.0.1": [pin]])
+            )
+            let unpinned = try HTTPClientTransport(trust: ServerTrust(additionalRootCertificates: [certificates.rootCertificatePEM]))
+            #expect(pinned.pinnedHosts == ["127.0.0.1"])
+            var outcomes: [Result<JSONValue, CourierError>] = []
+            for transport in [pinned, unpinned] {
+                let client = Client(baseURL: BaseURL(server.baseURL), transport: transport) {
+                    $0.timeout = .seconds(20)
+                    $0.hostsRequiringPins = ["127.0.0.1"]
+                }
+                outcomes.append(await capture { try await client.send(Request<JSONValue>(.get, "echo/secure")) })
+                try await transport.shutdown()
+            }
+            #expect((try? outcomes[0].get())?["path"]?.stringValue == "/echo/secure")
+            #expect(outcomes[1].error?.kind == .untrustedServer)
+            #expect(outcomes[1].error?.message?.contains("must be reached over a pinned connection") == true)
+            #expect(server.requestCount == 1)
+        }
+    }
+
     @Test("a pin mismatch fails as untrusted before any request reaches the server")
     func pinMismatch() async throws {
         try await withHTTPSServer { server, certificates in
@@ -82,7 +107,8 @@ struct TLSPinningTests {
             let (result, elapsed) = try await measure { try await get(server, through: transport) }
             let error = try #require(result.error)
             #expect(error.kind == .untrustedServer)
-            #expect(error.localizedDescription.contains("matches none of its 1 pins"))
+            #expect(error.localizedDescription.contains("matches none of its 1 pins: \(wrong)."))
+            #expect(error.localizedDescription.contains("127.0.0.1 presented public key sha256/"))
             #expect(elapsed < hangBound)
             #expect(server.requestCount == 0)
         }

@@ -59,6 +59,11 @@ public struct Configuration: Sendable {
     /// a header field. Same-origin 307 and 308 are followed either way, and 303 (or 301 and 302
     /// after a POST) continues as a GET without the body.
     public var allowsCrossOriginBodyRedirects = false
+    /// Hosts that are only ever reached over a connection checked against public-key pins. A call
+    /// (or a redirect) to one of them fails with ``CourierError/Kind/untrustedServer`` before it
+    /// is sent when the transport pins no keys for it (``Transport/pinnedHosts``): a transport
+    /// built without its ``ServerTrust``, or one that cannot pin, never reaches it unpinned.
+    public var hostsRequiringPins: Set<String> = []
     /// Where cookies are kept: nowhere by default (an API client authenticates with tokens), or
     /// in a ``CookieJar``, which sends and stores them as RFC 6265 says on every transport.
     public var cookieJar: CookieJar?

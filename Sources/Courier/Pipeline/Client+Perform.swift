@@ -53,13 +53,13 @@ extension Client {
             context.advertisedCodings = contentCodings
             context.cookieJar = snapshot.hops.cookieJar
             let middleware = snapshot.value.middleware
+            var exchange = TransportExchange(transport: transport, contentCodings: contentCodings, delivery: delivery, progress: progress)
+            let requiringPins = snapshot.value.hostsRequiringPins
+            if !requiringPins.isEmpty {
+                exchange.unpinnedHosts = Set(requiringPins.map { $0.lowercased() }).subtracting(transport.pinnedHosts)
+            }
             let attempt = Attempt(
-                exchange: TransportExchange(
-                    transport: transport,
-                    contentCodings: contentCodings,
-                    delivery: delivery,
-                    progress: progress
-                ),
+                exchange: exchange,
                 hops: snapshot.hops,
                 call: call,
                 coalescer: snapshot.value.coalescesRequests ? coalescer : nil

@@ -15,6 +15,8 @@ struct TransportExchange: Sendable {
     let delivery: ResponseBodyDelivery
     /// Receives upload and download progress, when the caller asked for it.
     let progress: (@Sendable (TransferProgress) -> Void)?
+    /// Hosts that must be pinned and that the transport does not pin: never sent to.
+    var unpinnedHosts: Set<String> = []
 
     /// Sends `request` to `origin` and delivers its response body.
     /// - Parameters:
@@ -34,6 +36,13 @@ struct TransportExchange: Sendable {
         isCachedByClient: Bool,
         interruption: ExchangeInterruption
     ) async throws -> TransportResponse {
+        if !unpinnedHosts.isEmpty, let host = origin.host?.lowercased(), unpinnedHosts.contains(host) {
+            throw CourierError(
+                .untrustedServer,
+                message: "\(host) must be reached over a pinned connection (Configuration.hostsRequiringPins), and this transport pins "
+                    + "no keys for it: give the transport a ServerTrust with pins for \(host). Nothing was sent."
+            )
+        }
         var transportRequest = TransportRequest(
             request: request,
             body: body,

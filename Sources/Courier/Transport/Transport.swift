@@ -39,4 +39,14 @@ public protocol Transport: Sendable {
     /// The transport's WebSocket side, which opens sockets for ``Client/webSocket(_:configure:)``;
     /// `nil` (the default) when the transport has none.
     var webSockets: (any WebSocketTransport)? { get }
+
+    /// The hosts whose connections this transport checks against public-key pins (a
+    /// ``ServerTrust``'s); none by default. A call to a host in
+    /// ``Configuration/hostsRequiringPins`` that is not here is refused before it is sent.
+    var pinnedHosts: Set<String> { get }
+}
+
+extension Transport {
+    /// None: a transport pins nothing unless it says so.
+    public var pinnedHosts: Set<String> { [] }
 }

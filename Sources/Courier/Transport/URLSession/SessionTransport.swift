@@ -36,6 +36,9 @@ public struct SessionTransport: Transport, ClientTransport {
     let delegate: SessionDelegate
     /// How much of a streamed body waits in memory for its reader before the rest goes to disk.
     var streamedBodyLimits = SpooledBody.Limits()
+    /// The hosts whose certificates are checked against pins: those of the ``ServerTrust`` given
+    /// to ``init(session:trust:)``.
+    public private(set) var pinnedHosts: Set<String> = []
 
     /// Creates the transport.
     /// - Parameter session: The session whose configuration requests are sent with; its delegate,
@@ -73,6 +76,7 @@ public struct SessionTransport: Transport, ClientTransport {
     public init(session: URLSession = .courierShared, trust: ServerTrust) throws {
         self.session = session
         let delegate = SessionDelegate(trust: try trust.sessionEvaluation())
+        self.pinnedHosts = Set(trust.pins.keys)
         self.delegate = delegate
         self.dataSession = delegate.session(configuration: session.configuration)
     }
