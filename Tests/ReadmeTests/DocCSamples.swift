@@ -194,7 +194,19 @@ func firstBytes(_ client: Client, count: Int) async throws -> [UInt8] {
     return bytes
 }
 
-// MARK: Proxies
+// MARK: Connections
+
+func makeMutualTLSClient(certificatePEM: String, keyPEM: String) throws -> (Client, HTTPClientTransport) {
+    let identity = ClientIdentity.pem(certificateChain: certificatePEM, privateKey: keyPEM)
+    let transport = try HTTPClientTransport(trust: ServerTrust(), clientIdentity: identity)
+    return (Client(baseURL: "https://bank.example.com/api", transport: transport), transport)
+}
+
+func makeStrictClient(transport: HTTPClientTransport) -> Client {
+    Client(baseURL: "https://api.example.com/v1", transport: transport) {
+        $0.hostsRequiringPins = ["api.example.com"]
+    }
+}
 
 func makeProxiedClient(proxyPassword: String) throws -> (Client, HTTPClientTransport) {
     let proxy = Proxy.http(host: "proxy.corp.example", port: 3128, credentials: ProxyCredentials(username: "ada", password: proxyPassword))
