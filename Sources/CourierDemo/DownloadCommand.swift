@@ -37,17 +37,19 @@ struct DownloadCommand: AsyncParsableCommand {
         }
         // The last mebibyte printed: progress may arrive from several tasks.
         let printed = LockedState<Int64>(-1)
-        let file = try await client.resumableDownload(Request<Data>(.get, Path(stringLiteral: path), query: query), to: destination, progress: { progress in
-            // A line each mebibyte, flushed, so that a parent process sees how far the download is.
-            let mebibytes = progress.completedBytes >> 20
-            let isNew = printed.withLock { last -> Bool in
-                guard last < mebibytes else { return false }
-                last = mebibytes
-                return true
-            }
-            guard isNew else { return }
-            say("saved \(progress.completedBytes)")
-        })
+        let file = try await client.resumableDownload(
+            Request<Data>(.get, Path(stringLiteral: path), query: query), to: destination,
+            progress: { progress in
+                // A line each mebibyte, flushed, so that a parent process sees how far the download is.
+                let mebibytes = progress.completedBytes >> 20
+                let isNew = printed.withLock { last -> Bool in
+                    guard last < mebibytes else { return false }
+                    last = mebibytes
+                    return true
+                }
+                guard isNew else { return }
+                say("saved \(progress.completedBytes)")
+            })
         say("done \(file.byteCount)")
     }
 

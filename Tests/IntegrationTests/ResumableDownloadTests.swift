@@ -138,9 +138,11 @@ struct ResumableDownloadTests {
                 let started = AsyncStream.makeStream(of: Void.self)
                 let paced = Request<Data>(.get, "ranged/\(size)", query: ["rate": 1_000_000])
                 let task = Task {
-                    try await client.resumableDownload(paced, to: destination, progress: { progress in
-                        if progress.completedBytes > 100_000 { started.continuation.yield() }
-                    })
+                    try await client.resumableDownload(
+                        paced, to: destination,
+                        progress: { progress in
+                            if progress.completedBytes > 100_000 { started.continuation.yield() }
+                        })
                 }
                 for await _ in started.stream { break }
                 task.cancel()

@@ -30,7 +30,8 @@ public enum DownloadProcess {
     ) async throws -> (killed: Bool, reported: Int64) {
         let process = Process()
         process.executableURL = try BuiltExecutable.url(named: "courier-demo")
-        process.arguments = ["download", "--base-url", baseURL, "--path", path, "--to", destination.path, "--transport", transport]
+        process.arguments =
+            ["download", "--base-url", baseURL, "--path", path, "--to", destination.path, "--transport", transport]
             + query.flatMap { ["--query", $0] }
         let output = Pipe()
         process.standardOutput = output

@@ -27,16 +27,18 @@ struct ResumeDecisionTests {
         #expect(ResumeDecision.decide(response, askedFrom: 500, record: record) == .whole(length: 1000))
     }
 
-    @Test("a 206 that does not fit starts the file again", arguments: [
-        [HTTPField.Name.contentRange: "bytes 600-999/1000"],
-        [.contentRange: "bytes 500-999/1000", .eTag: "\"v2\""],
-        [.contentRange: "bytes 500-999/1000", .eTag: "W/\"v1\""],
-        [.contentRange: "bytes 500-999/2000"],
-        [.contentRange: "bytes 500-999/1000", .contentLength: "400"],
-        [.contentRange: "bytes 500-999/1000", .contentEncoding: "gzip"],
-        [.contentRange: "500-999/1000"],
-        [:],
-    ] as [HTTPFields])
+    @Test(
+        "a 206 that does not fit starts the file again",
+        arguments: [
+            [HTTPField.Name.contentRange: "bytes 600-999/1000"],
+            [.contentRange: "bytes 500-999/1000", .eTag: "\"v2\""],
+            [.contentRange: "bytes 500-999/1000", .eTag: "W/\"v1\""],
+            [.contentRange: "bytes 500-999/2000"],
+            [.contentRange: "bytes 500-999/1000", .contentLength: "400"],
+            [.contentRange: "bytes 500-999/1000", .contentEncoding: "gzip"],
+            [.contentRange: "500-999/1000"],
+            [:],
+        ] as [HTTPFields])
     func unusable(fields: HTTPFields) {
         guard case .startAgain = ResumeDecision.decide(partial(fields), askedFrom: 500, record: record) else {
             Issue.record("used \(fields)")
