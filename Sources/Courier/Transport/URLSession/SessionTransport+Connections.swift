@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension SessionTransport {
+    /// Creates a transport with the connection settings URLSession can apply on this platform, and
+    /// refuses the others with an error that names the remedy.
+    ///
+    /// On Apple platforms a ``Proxy`` without credentials becomes the session's
+    /// `connectionProxyDictionary` (HTTPS through `CONNECT`, plain HTTP in absolute form, SOCKS5,
+    /// and the bypassed hosts as exceptions). Everything else is refused: a proxy with
+    /// credentials and a ``ClientIdentity`` on every platform, and any proxy on Linux, where
+    /// swift-corelibs-foundation ignores `connectionProxyDictionary` and never asks for a client
+    /// certificate. The AsyncHTTPClient transport applies them all
+    /// (`HTTPClientTransport(trust:clientIdentity:proxy:)`).
+    /// - Parameters:
+    ///   - session: The session whose configuration requests are sent with.
+    ///   - trust: Additional roots and per-host pins (see ``init(session:trust:)``).
+    ///   - clientIdentity: A client certificate: refused.
+    ///   - proxy: The proxy requests go through.
+    /// - Throws: ``CourierError/Kind/invalidRequest`` for what this platform's URLSession cannot
+    ///   apply, naming it and the remedy; what ``init(session:trust:)`` throws.
+    public init(session: URLSession = .courierShared, trust: ServerTrust = ServerTrust(), clientIdentity: ClientIdentity?, proxy: Proxy?) throws {
+        if clientIdentity != nil {
+            throw CourierError(
+                .invalidRequest,
+                message: "The URLSession transport cannot present a client certificate"
+                    + (Self.ignoresProxySettings ? " (swift-corelibs-foundation never asks for one)" : "")
+                    + ". Use the AsyncHTTPClient transport: HTTPClientTransport(trust:clientIdentity:)."
+            )
+        }
+        guard let proxy else {
+            try self.init(session: session, trust: trust)
+            return
+        }
+        if Self.ignoresProxySettings {
+            throw CourierError(
+                .invalidRequest,
+                message: "URLSession on Linux cannot use a proxy an app sets (swift-corelibs-foundation ignores connectionProxyDictionary). "
+                    + "Use the AsyncHTTPClient transport: HTTPClientTransport(trust:proxy:); or set libcurl's http_proxy, https_proxy and no_proxy."
+            )
+        }
+        if proxy.credentials != nil {
+            throw CourierError(
+                .invalidRequest,
+                message: "The URLSession transport cannot answer a proxy's request for credentials (\(proxy)). "
+                    + "Use the AsyncHTTPClient transport: HTTPClientTransport(trust:proxy:)."
+            )
+        }
+        let configuration = (session.configuration.copy() as? URLSessionConfiguration) ?? session.configuration
+        configuration.connectionProxyDictionary = Self.proxyDictionary(for: proxy)
+        try self.init(session: URLSession(configuration: configuration), trust: trust)
+    }
+
+    /// Whether this platform's URLSession ignores `connectionProxyDictionary` (Linux).
+    static var ignoresProxySettings: Bool { PlatformURLSession.ignoresConnectionSettings }
+
+    /// `proxy` as `connectionProxyDictionary` has it, with CFNetwork's keys as their string values
+    /// (`kCFNetworkProxiesHTTPSEnable` is `"HTTPSEnable"`, …): a bypassed domain `.example.com`
+    /// becomes the exception `*.example.com`.
+    static func proxyDictionary(for proxy: Proxy) -> [AnyHashable: Any] {
+        var dictionary: [AnyHashable: Any] = [:]
+        switch proxy.kind {
+        case .httpConnect:
+            for prefix in ["HTTP", "HTTPS"] {
+                dictionary["\(prefix)Enable"] = 1
+                dictionary["\(prefix)Proxy"] = proxy.host
+                dictionary["\(prefix)Port"] = proxy.port
+            }
+        case .socks5:
+            dictionary["SOCKSEnable"] = 1
+            dictionary["SOCKSProxy"] = proxy.host
+            dictionary["SOCKSPort"] = proxy.port
+        }
+        if !proxy.bypassedHosts.isEmpty {
+            dictionary["ExceptionsList"] = proxy.bypassedHosts.sorted().map { $0.hasPrefix(".") ? "*" + $0 : $0 }
+        }
+        return dictionary
+    }
+}

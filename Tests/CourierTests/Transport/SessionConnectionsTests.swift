@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import Courier
+
+@Suite("The URLSession transport applies the connection settings its platform can, and refuses the rest")
+struct SessionConnectionsTests {
+    @Test("a client certificate is refused at creation, naming the AsyncHTTPClient transport")
+    func clientIdentityRefused() {
+        let identity = ClientIdentity.pem(certificateChain: "chain", privateKey: "KEY-BYTES")
+        let error = #expect(throws: CourierError.self) { try SessionTransport(clientIdentity: identity, proxy: nil) }
+        #expect(error?.kind == .invalidRequest)
+        #expect(error?.message?.contains("HTTPClientTransport(trust:clientIdentity:)") == true)
+        #expect(error?.message?.contains("KEY-BYTES") == false)
+    }
+
+    @Test("a proxy is refused on Linux, and one with credentials everywhere, each naming the remedy")
+    func proxyRefused() throws {
+        let credentials = ProxyCredentials(username: "ada", password: "proxy-pass")
+        let withCredentials = #expect(throws: CourierError.self) {
+            try SessionTransport(clientIdentity: nil, proxy: .http(host: "127.0.0.1", port: 3128, credentials: credentials))
+        }
+        #expect(withCredentials?.message?.contains("HTTPClientTransport(trust:proxy:)") == true)
+        #expect(withCredentials?.message?.contains("proxy-pass") == false)
+        if SessionTransport.ignoresProxySettings {
+            let plain = #expect(throws: CourierError.self) { try SessionTransport(clientIdentity: nil, proxy: .socks5(host: "127.0.0.1", port: 1080)) }
+            #expect(plain?.message?.contains("ignores connectionProxyDictionary") == true)
+        } else {
+            _ = try SessionTransport(clientIdentity: nil, proxy: .socks5(host: "127.0.0.1", port: 1080))
+        }
+        _ = try SessionTransport(clientIdentity: nil, proxy: nil)
+    }
+
+    @Test("a proxy becomes CFNetwork's proxy dictionary, bypassed domains as wildcard exceptions")
+    func proxyDictionary() {
+        let http = SessionTransport.proxyDictionary(for: Proxy.http(host: "proxy.corp", port: 3128).bypassing(["localhost", ".internal.example"]))
+        #expect(http["HTTPSProxy"] as? String == "proxy.corp")
+        #expect(http["HTTPSPort"] as? Int == 3128)
+        #expect(http["HTTPEnable"] as? Int == 1)
+        #expect(http["ExceptionsList"] as? [String] == ["*.internal.example", "localhost"])
+        let socks = SessionTransport.proxyDictionary(for: .socks5(host: "socks.corp", port: 1080))
+        #expect(socks["SOCKSProxy"] as? String == "socks.corp")
+        #expect(socks["SOCKSPort"] as? Int == 1080)
+        #expect(socks["HTTPSEnable"] == nil)
+    }
+}
