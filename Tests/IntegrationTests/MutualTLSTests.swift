@@ -74,6 +74,40 @@ struct MutualTLSTests {
         }
     }
 
+    @Test(
+        "a PKCS#12 bundle from a file is presented as its PEM twin is, and a wrong passphrase refused at creation",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs /usr/bin/openssl to write the bundle")
+    )
+    func pkcs12() async throws {
+        try await Self.withMutualTLSServer { server, certificates in
+            try await withTemporaryDirectory { directory in
+                let valid = try certificates.clientCertificate()
+                let certificate = directory.appendingPathComponent("client.pem")
+                let key = directory.appendingPathComponent("client.key")
+                let bundle = directory.appendingPathComponent("client.p12")
+                try valid.certificatePEM.write(to: certificate, atomically: true, encoding: .utf8)
+                try valid.privateKeyPEM.write(to: key, atomically: true, encoding: .utf8)
+                let openssl = Process()
+                openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+                openssl.arguments = [
+                    "pkcs12", "-export", "-in", certificate.path, "-inkey", key.path, "-out", bundle.path, "-passout", "pass:bundle-pass",
+                ]
+                try openssl.run()
+                openssl.waitUntilExit()
+                try #require(openssl.terminationStatus == 0)
+                let identity = try ClientIdentity.pkcs12(file: bundle, passphrase: "bundle-pass")
+                let accepted = try await Self.echo(server, certificates, identity: identity)
+                #expect((try? accepted.get())?["path"]?.stringValue == "/echo/mutual")
+                let wrong = #expect(throws: CourierError.self) {
+                    try HTTPClientTransport(trust: ServerTrust(), clientIdentity: .pkcs12(file: bundle, passphrase: "not-it"))
+                }
+                #expect(wrong?.kind == .invalidRequest)
+                #expect(wrong?.message?.contains("not-it") == false)
+                #expect(String(describing: identity) == "client identity (PKCS#12)")
+            }
+        }
+    }
+
     @Test("a key that does not belong to its certificate, or unreadable PEM, is refused when the transport is created")
     func refusedAtCreation() throws {
         let certificates = try LoopbackCertificates()
