@@ -9,29 +9,28 @@ extension AppFlow {
         transcript.heading("Download 50 MB, cut at half, then resume it")
         let size = 50_000_000
         let client = Client(baseURL: rootURL, transport: transport)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-demo-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let destination = directory.appendingPathComponent("episode.bin")
-            // The server drops the connection at byte 25,000,000 of the first response only.
-            let file = Request<Data>(.get, "ranged/\(size)", query: ["cut": size / 2])
-            let cut = await capturing { () async throws(CourierError) -> DownloadedFile in try await client.resumableDownload(file, to: destination) }
-            let saved = DownloadRecord.existing(for: destination)
-            transcript.check(
-                cut != nil && (saved?.bytesWritten ?? 0) > 0,
-                "cut: \(cut?.kind.description ?? "no error"); \(saved?.bytesWritten ?? 0) bytes saved, version \(saved?.validator.fieldValue ?? "none")"
-            )
-            let bar = ProgressBar(transcript: transcript)
-            let resumed = try await client.resumableDownload(file, to: destination, progress: bar.show)
-            transcript.write("")
-            struct Checksum: Decodable { var bytes: Int, checksum: UInt64 }
-            let server = try await client.send(Request<Checksum>(.get, "ranged/\(size)/checksum"))
-            let local = try FilePattern.checksum(of: destination).value
-            transcript.check(
-                resumed.byteCount == Int64(size) && server.bytes == size && local == server.checksum,
-                "resumed from byte \(saved?.bytesWritten ?? 0) to \(resumed.byteCount) bytes; checksum \(local), the server's \(server.checksum)"
-            )
+            try await withScratchDirectory { directory in
+                let destination = directory.appendingPathComponent("episode.bin")
+                // The server drops the connection at byte 25,000,000 of the first response only.
+                let file = Request<Data>(.get, "ranged/\(size)", query: ["cut": size / 2])
+                let cut = await capturing { () async throws(CourierError) -> DownloadedFile in try await client.resumableDownload(file, to: destination) }
+                let saved = DownloadRecord.existing(for: destination)
+                transcript.check(
+                    cut != nil && (saved?.bytesWritten ?? 0) > 0,
+                    "cut: \(cut?.kind.description ?? "no error"); \(saved?.bytesWritten ?? 0) bytes saved, version \(saved?.validator.fieldValue ?? "none")"
+                )
+                let bar = ProgressBar(transcript: transcript)
+                let resumed = try await client.resumableDownload(file, to: destination, progress: bar.show)
+                transcript.write("")
+                struct Checksum: Decodable { var bytes: Int, checksum: UInt64 }
+                let server = try await client.send(Request<Checksum>(.get, "ranged/\(size)/checksum"))
+                let local = try FilePattern.checksum(of: destination).value
+                transcript.check(
+                    resumed.byteCount == Int64(size) && server.bytes == size && local == server.checksum,
+                    "resumed from byte \(saved?.bytesWritten ?? 0) to \(resumed.byteCount) bytes; checksum \(local), the server's \(server.checksum)"
+                )
+            }
         } catch {
             transcript.write("")
             transcript.check(false, "resumable download failed: \(error.localizedDescription) — \(error)")

@@ -8,34 +8,43 @@ extension AppFlow {
         transcript.heading("Download 50 MB to a file, then upload it back")
         let size = 50_000_000
         let client = Client(baseURL: rootURL, transport: transport)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-demo-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let destination = directory.appendingPathComponent("sample.bin")
-            let bar = ProgressBar(transcript: transcript)
-            let started = ContinuousClock.now
-            let file = try await client.download(Request<Data>(.get, "files/\(size)"), to: destination, progress: bar.show)
-            let elapsed = ContinuousClock.now - started
-            transcript.write("")
-            let tail = try FileHandle(forReadingFrom: destination)
-            try tail.seek(toOffset: UInt64(size - 1000))
-            let lastBytes = try tail.readToEnd() ?? Data()
-            try tail.close()
-            transcript.check(
-                file.byteCount == Int64(size) && lastBytes == Data(FilePattern.bytes((size - 1000)..<size)),
-                "\(file.byteCount) bytes in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))), streamed to \(file.url.lastPathComponent) (memory stays flat)"
-            )
+            try await withScratchDirectory { directory in
+                let destination = directory.appendingPathComponent("sample.bin")
+                let bar = ProgressBar(transcript: transcript)
+                let started = ContinuousClock.now
+                let file = try await client.download(Request<Data>(.get, "files/\(size)"), to: destination, progress: bar.show)
+                let elapsed = ContinuousClock.now - started
+                transcript.write("")
+                let tail = try FileHandle(forReadingFrom: destination)
+                try tail.seek(toOffset: UInt64(size - 1000))
+                let lastBytes = try tail.readToEnd() ?? Data()
+                try tail.close()
+                transcript.check(
+                    file.byteCount == Int64(size) && lastBytes == Data(FilePattern.bytes((size - 1000)..<size)),
+                    "\(file.byteCount) bytes in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))), streamed to \(file.url.lastPathComponent) (memory stays flat)"
+                )
 
-            struct Receipt: Decodable { var bytes: Int }
-            let upload = ProgressBar(transcript: transcript)
-            let receipt = try await client.send(Request<Receipt>(.put, "files", body: .file(destination)), progress: upload.show)
-            transcript.write("")
-            transcript.check(receipt.bytes == size, "uploaded from the file: the server received \(receipt.bytes) bytes")
+                struct Receipt: Decodable { var bytes: Int }
+                let upload = ProgressBar(transcript: transcript)
+                let receipt = try await client.send(Request<Receipt>(.put, "files", body: .file(destination)), progress: upload.show)
+                transcript.write("")
+                transcript.check(receipt.bytes == size, "uploaded from the file: the server received \(receipt.bytes) bytes")
+            }
         } catch {
             transcript.write("")
             transcript.check(false, "transfer failed: \(error.localizedDescription) — \(error)")
         }
+    }
+}
+
+extension AppFlow {
+    /// Runs `body` with a new directory for one step's files, and removes it afterwards.
+    func withScratchDirectory(_ body: (URL) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(directory)
     }
 }
 
