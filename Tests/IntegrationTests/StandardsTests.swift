@@ -6,18 +6,20 @@ import ReferenceServer
 import TestSupport
 import Testing
 
-/// A transport that waited on the challenge would end these calls with `timedOut` after the 3-second
-/// timeout (URLSession on Linux waited for the whole timeout, 60 s by default); alone on a quiet
-/// machine each answer takes a few milliseconds.
+/// A transport that waited on the challenge would end these calls with `timedOut` after the whole
+/// 30-second timeout (URLSession on Linux waited for the whole timeout, 60 s by default); alone on a
+/// quiet machine each answer takes a few milliseconds, and on a busy one a few seconds: half the
+/// timeout tells the two apart.
 @Suite("A 401 challenge is delivered at once, never waited on", .timingSensitive)
 struct ChallengeTests {
-    static let bound: Duration = .seconds(3)
+    static let timeout: Duration = .seconds(30)
+    static let bound: Duration = .seconds(15)
 
     @Test("a 401 with a Bearer challenge (RFC 6750) surfaces as unauthorized at once", arguments: TransportKind.allCases)
     func bearer(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
             let client = Client.social(environment: backends.environment, transport: backends.transport)
-            client.configuration.timeout = Self.bound
+            client.configuration.timeout = Self.timeout
             let (result, elapsed) = await measure { await capture { try await client.response(for: SocialAPI.friends(of: 1)) } }
             #expect(result.error?.kind == .unauthorized)
             #expect(result.error?.responseHeaderFields?[.wwwAuthenticate]?.hasPrefix("Bearer realm=") == true)
@@ -29,7 +31,7 @@ struct ChallengeTests {
     @Test("a 401 with a Basic challenge surfaces as unauthorized in every call style", arguments: TransportKind.allCases)
     func basicChallengeEverywhere(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in
-            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) { $0.timeout = Self.bound }
+            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) { $0.timeout = Self.timeout }
             let protected = Request<JSONValue>(.get, "basic-auth/ada/lovelace")
             let (sent, elapsed) = await measure { await capture { try await client.send(protected) } }
             #expect(sent.error?.kind == .unauthorized)
