@@ -85,6 +85,19 @@ public enum FilePattern {
         }
     }
 
+    /// The first `count` bytes of the pattern, built a period at a time: what a whole download of
+    /// `/files/{count}` or `/ranged/{count}` holds, to compare a file with.
+    /// - Parameter count: The file's size.
+    /// - Returns: The bytes.
+    public static func data(count: Int) -> Data {
+        let period = Data((0..<251).map { UInt8($0) })
+        var data = Data(capacity: max(0, count))
+        while data.count < count {
+            data.append(period.prefix(count - data.count))
+        }
+        return data
+    }
+
     /// The checksum of the first `count` bytes of the pattern: what a whole download of
     /// `/files/{count}` or `/ranged/{count}` holds.
     /// - Parameter count: The file's size.
