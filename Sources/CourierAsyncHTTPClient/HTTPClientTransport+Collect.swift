@@ -13,11 +13,12 @@ extension HTTPClientTransport {
 
     /// Whether `request` goes through AsyncHTTPClient's delegate API: its response body is wanted
     /// whole with nobody listening for progress, and its own body (if any) is in memory, can be
-    /// read again, and has a known length of at most ``largestBufferedBody``.
+    /// read again, and has a known length of at most ``largestBufferedBody``; a file or a form
+    /// with files is streamed from disk instead.
     static func collectsInMemory(_ request: TransportRequest) -> Bool {
-        guard request.delivery.collectsAll, request.progress == nil, request.bodyFile == nil else { return false }
-        guard let body = request.body else { return true }
-        guard body.iterationBehavior == .multiple, case .known(let length) = body.length else { return false }
+        guard request.delivery.collectsAll, request.progress == nil else { return false }
+        guard let payload = request.payload else { return true }
+        guard payload.isInMemory || payload.segments == nil, payload.canBeSentAgain, let length = payload.length else { return false }
         return length <= largestBufferedBody
     }
 

@@ -121,15 +121,11 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     private func exchange(_ request: TransportRequest) async throws -> TransportResponse {
         var clientRequest = try Self.clientRequest(request.request, origin: request.origin)
         var replayable = true
-        if let file = request.bodyFile {
-            let reader = try FileReader(url: file)
-            clientRequest.body = .stream(FileBuffers(reader: reader, progress: request.progress), length: .known(reader.size))
-            // The file is read once, through one reader.
-            replayable = false
-        } else if let body = request.body {
-            let reported = body.reportingProgress(.upload, to: request.progress)
-            clientRequest.body = .stream(reported.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
-            replayable = body.iterationBehavior == .multiple
+        if let payload = request.payload {
+            // Bytes, files and forms alike: read a piece at a time as AsyncHTTPClient sends them.
+            let reported = payload.body.reportingProgress(.upload, to: request.progress)
+            clientRequest.body = .stream(reported.map { ByteBuffer(bytes: $0) }, length: Self.length(of: payload.body))
+            replayable = payload.canBeSentAgain
         }
         let (response, attempts) = try await execute(clientRequest, method: request.request.method, replayable: replayable, origin: request.origin)
         let head = Self.head(of: response)

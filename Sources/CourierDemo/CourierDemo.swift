@@ -14,7 +14,7 @@ struct CourierDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courier-demo",
         abstract: "Courier's example app flow against the embedded reference server.",
-        subcommands: [Demo.self, Serve.self, Run.self, DownloadCommand.self],
+        subcommands: [Demo.self, Serve.self, Run.self, DownloadCommand.self, UploadCommand.self],
         defaultSubcommand: Demo.self
     )
 }

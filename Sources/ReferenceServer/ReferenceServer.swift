@@ -213,6 +213,7 @@ public final class ReferenceServer: Sendable {
         BenchRoutes.register(on: main)
         FileRoutes.register(on: main)
         RangeRoutes.register(on: main)
+        FormRoutes.register(on: main)
         RedirectRoutes.register(on: main)
         CookieRoutes.register(on: main)
         BasicAuthRoutes.register(on: main)

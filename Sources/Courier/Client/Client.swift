@@ -26,6 +26,9 @@ public final class Client: Sendable {
     let inFlight = InFlightRequests()
     /// Identical `GET`s in flight, sent once (``Configuration/coalescesRequests``).
     let coalescer = RequestCoalescer()
+    /// The line calls wait in under ``Configuration/maximumCallsPerHost``; made for the limit in
+    /// force, and made again when it changes.
+    private let hostCalls = LockedState<HostCallQueue?>(nil)
     /// The open WebSockets, which ``cancelAll()`` closes.
     let webSockets = WebSocketRegistry()
     /// The transport that moves bytes: URLSession, AsyncHTTPClient, or any OpenAPI
@@ -233,5 +236,15 @@ public final class Client: Sendable {
     /// change faster than they are read, only the newest is kept.
     public var activity: AsyncStream<Int> {
         inFlight.counts()
+    }
+
+    /// The line for calls under a per-host limit of `limit`.
+    func hostCallQueue(limit: Int) -> HostCallQueue {
+        hostCalls.withLock { queue in
+            if let queue, queue.limit == limit { return queue }
+            let made = HostCallQueue(limit: max(1, limit))
+            queue = made
+            return made
+        }
     }
 }

@@ -93,6 +93,15 @@ public struct Configuration: Sendable {
     /// coalescing off; when it leaves (cancelled, or past its deadline), a caller still waiting
     /// sends it again. Calls that stream or download their body, or send one, are never merged.
     public var coalescesRequests = true
+    /// How many calls to one host (scheme, host and port) may run at once; `nil`, no limit, by
+    /// default. Calls beyond it wait and start in priority order (``Request/priority(_:)``): work
+    /// already running is never stopped, but new background work waits while user-initiated work
+    /// is queued. The limit counts calls from start to end (retries and redirects included), not
+    /// connections, which stay the transport's business. A waiting call counts in
+    /// ``Client/activity``, can be cancelled (it leaves the line at once, as with
+    /// ``Client/cancelAll()``), and fails with ``CourierError/Kind/timedOut`` when its timeout
+    /// passes before its turn.
+    public var maximumCallsPerHost: Int?
     /// The steps every request passes through on its way to the transport, outermost first; none
     /// by default. See ``Middleware`` for the order and the built-in steps.
     public var middleware: [any Middleware] = []

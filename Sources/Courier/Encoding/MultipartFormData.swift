@@ -9,8 +9,19 @@ import Foundation
 /// let request = Request<AvatarReceipt>(.post, "users/\(id)/avatar", body: .multipart(form))
 /// ```
 ///
-/// The boundary is random, and is chosen again if it ever occurs inside a part, so any bytes can
-/// be sent.
+/// A file part can come from disk instead of memory: it is read in pieces as the body is sent, so
+/// memory stays constant whatever the file's size, and `Content-Length` is computed from the
+/// parts' sizes:
+///
+/// ```swift
+/// var form = MultipartFormData()
+/// form.append("Holiday, day 3", named: "caption")
+/// form.appendFile(at: recording, named: "video", filename: "day3.mp4", contentType: "video/mp4")
+/// let request = Request<UploadReceipt>(.post, "videos", body: .multipart(form))
+/// ```
+///
+/// The boundary is random (128 bits), and is chosen again if it ever occurs inside a part held in
+/// memory, so any bytes can be sent.
 public struct MultipartFormData: Sendable, Hashable {
     /// One part of the form.
     public struct Part: Sendable, Hashable {
@@ -20,8 +31,11 @@ public struct MultipartFormData: Sendable, Hashable {
         public var filename: String?
         /// The part's content type; `nil` for plain text fields.
         public var contentType: String?
-        /// The part's bytes.
+        /// The part's bytes, for a part held in memory.
         public var data: Data
+        /// The file the part's bytes are read from as the body is sent; `nil` for a part held in
+        /// memory.
+        public var file: URL?
     }
 
     /// The parts, in order.
@@ -53,27 +67,64 @@ public struct MultipartFormData: Sendable, Hashable {
         parts.append(Part(name: name, filename: filename, contentType: contentType, data: data))
     }
 
-    /// Encodes the parts.
-    /// - Parameter boundary: The boundary to use; a fresh random one when `nil`.
-    /// - Returns: The body and the `Content-Type` value that names its boundary.
-    func encoded(boundary: String? = nil) -> (body: Data, contentType: String) {
-        var boundary = boundary ?? Self.randomBoundary()
-        while parts.contains(where: { $0.data.range(of: Data(boundary.utf8)) != nil }) {
+    /// Appends a file read from disk as the body is sent, never held in memory whole. Its size is
+    /// read when the request is built; a file that is longer or shorter when it is sent fails the
+    /// upload with ``CourierError/Kind/fileAccessFailed`` before the body ends.
+    /// - Parameters:
+    ///   - url: A `file:` URL of a regular file.
+    ///   - name: The field name.
+    ///   - filename: The file name the server sees; the URL's last path component by default.
+    ///   - contentType: The file's media type, `application/octet-stream` by default.
+    public mutating func appendFile(
+        at url: URL,
+        named name: String,
+        filename: String? = nil,
+        contentType: String = "application/octet-stream"
+    ) {
+        parts.append(Part(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType, data: Data(), file: url))
+    }
+
+    /// A boundary for this form: random, and chosen again while it occurs inside a part held in
+    /// memory.
+    func boundary() -> String {
+        var boundary = Self.randomBoundary()
+        while parts.contains(where: { $0.file == nil && $0.data.range(of: Data(boundary.utf8)) != nil }) {
             boundary = Self.randomBoundary()
         }
-        var body = Data()
+        return boundary
+    }
+
+    /// The `Content-Type` of the form encoded with `boundary`.
+    /// - Parameter boundary: The boundary.
+    /// - Returns: `multipart/form-data; boundary=…`.
+    public static func contentType(boundary: String) -> String {
+        "multipart/form-data; boundary=\(boundary)"
+    }
+
+    /// The encoded form as segments: each part's head and in-memory bytes, and its file, in order.
+    /// - Throws: ``CourierError/Kind/fileAccessFailed`` when a file part cannot be read.
+    func segments(boundary: String) throws(CourierError) -> [BodySegment] {
+        var segments: [BodySegment] = []
+        var bytes = Data()
         for part in parts {
-            body.append(Data("--\(boundary)\r\n".utf8))
+            bytes.append(Data("--\(boundary)\r\n".utf8))
             var disposition = "Content-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
             if let filename = part.filename { disposition += "; filename=\"\(Self.quoted(filename))\"" }
-            body.append(Data("\(disposition)\r\n".utf8))
-            if let contentType = part.contentType { body.append(Data("Content-Type: \(contentType)\r\n".utf8)) }
-            body.append(Data("\r\n".utf8))
-            body.append(part.data)
-            body.append(Data("\r\n".utf8))
+            bytes.append(Data("\(disposition)\r\n".utf8))
+            if let contentType = part.contentType { bytes.append(Data("Content-Type: \(contentType)\r\n".utf8)) }
+            bytes.append(Data("\r\n".utf8))
+            if let file = part.file {
+                segments.append(.bytes(bytes))
+                segments.append(try BodySegment.file(file))
+                bytes = Data()
+            } else {
+                bytes.append(part.data)
+            }
+            bytes.append(Data("\r\n".utf8))
         }
-        body.append(Data("--\(boundary)--\r\n".utf8))
-        return (body, "multipart/form-data; boundary=\(boundary)")
+        bytes.append(Data("--\(boundary)--\r\n".utf8))
+        segments.append(.bytes(bytes))
+        return segments
     }
 
     private static func randomBoundary() -> String {

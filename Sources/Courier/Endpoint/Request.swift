@@ -42,6 +42,10 @@ public struct Request<Response: Sendable>: Sendable {
     /// Whether the call carries credentials added by ``AuthenticationMiddleware``; `true` unless
     /// turned off with ``withoutAuthentication()``.
     public var requiresAuthentication = true
+    /// How urgent the call is when the client limits calls per host
+    /// (``Configuration/maximumCallsPerHost``); ``RequestPriority/userInitiated`` unless set with
+    /// ``priority(_:)``.
+    public var priority = RequestPriority.userInitiated
     /// Why this request may not be sent, when a local check failed.
     var validationFailure: String?
     let decoding: ResponseDecoding<Response>
@@ -99,6 +103,21 @@ public struct Request<Response: Sendable>: Sendable {
     public func withoutAuthentication() -> Request {
         var copy = self
         copy.requiresAuthentication = false
+        return copy
+    }
+
+    /// The same request with another priority: under a per-host limit
+    /// (``Configuration/maximumCallsPerHost``), waiting calls start in priority order, and new
+    /// background work waits while user-initiated work is queued.
+    ///
+    /// ```swift
+    /// let poster = Request<Data>(.get, "posters/\(id).jpg").priority(.prefetch)
+    /// ```
+    /// - Parameter priority: The call's priority.
+    /// - Returns: The request with that priority.
+    public func priority(_ priority: RequestPriority) -> Request {
+        var copy = self
+        copy.priority = priority
         return copy
     }
 

@@ -96,8 +96,6 @@ public struct OpenAPIMiddleware: Middleware {
         ) { request, body, origin in
             var context = context
             context.origin = origin
-            // The wrapped middleware may have replaced the body: the file is not known to be it.
-            context.bodyFile = nil
             let result = try await next(request, body, context)
             last.withLock { $0 = result }
             return (result.response, result.body)

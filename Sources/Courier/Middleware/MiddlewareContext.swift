@@ -18,11 +18,15 @@ public struct MiddlewareContext: Sendable {
     /// The header fields and query parameters that carry credentials in this client's requests
     /// (``Configuration/credentialFields`` and its authentication schemes'): never to be logged.
     public var credentialFields: CredentialFields = .default
-    /// The file the request body streams from, when the endpoint sends one
-    /// (``RequestBody/file(_:contentType:)``): a transport that sends files from disk sends this
-    /// file instead of reading the body. A middleware that passes on a body of its own sets it to
-    /// `nil`.
-    public var bodyFile: URL?
+    /// The file the request body streams from, when the endpoint sends one.
+    @available(*, deprecated, message: "The body is one value, its file travels with it: a middleware that passes on a body of its own has nothing to clear.")
+    public var bodyFile: URL? {
+        get { payload?.file }
+        set {}
+    }
+    /// The body the call started with, as the endpoint encoded it: what travels on to the
+    /// transport while the middleware passes its ``RequestPayload/body`` on unchanged.
+    var payload: RequestPayload?
 
     /// The client's clock (``Configuration/clock``): what timeouts and waits are measured with.
     public var clock: any Clock<Duration> {

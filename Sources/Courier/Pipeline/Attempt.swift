@@ -62,7 +62,8 @@ final class Attempt: Sendable {
         context: MiddlewareContext,
         interruption: ExchangeInterruption
     ) async throws -> MiddlewareResponse {
-        var (request, body, bodyFile, origin) = (request, body, context.bodyFile, context.origin)
+        var (request, origin) = (request, context.origin)
+        var payload = RequestPayload.passedOn(context.payload, as: body)
         // Targets already requested, filled in at the first redirect (most responses are not one).
         var visited: Set<String> = []
         // Sends the transport made by itself beyond one per hop.
@@ -72,8 +73,7 @@ final class Attempt: Sendable {
             let sent = url.map { hops.addingCookies(to: request, at: $0) } ?? request
             let delivered = try await exchange.send(
                 sent,
-                body: body,
-                bodyFile: bodyFile,
+                payload: payload,
                 origin: origin,
                 name: context.name,
                 isCachedByClient: context.isCachedByClient,
@@ -87,8 +87,8 @@ final class Attempt: Sendable {
                     after: response,
                     to: request,
                     origin: origin,
-                    hasBody: body != nil || bodyFile != nil,
-                    bodyIsReplayable: body.map { $0.iterationBehavior == .multiple } ?? true,
+                    hasBody: payload != nil,
+                    bodyIsReplayable: payload?.canBeSentAgain ?? true,
                     credentialFields: hops.credentialFields,
                     allowsInsecure: hops.allowsInsecureRedirects,
                     allowsCrossOriginBody: hops.allowsCrossOriginBodyRedirects
@@ -117,7 +117,7 @@ final class Attempt: Sendable {
             }
             request = redirect.request
             origin = redirect.origin
-            if redirect.dropsBody { (body, bodyFile) = (nil, nil) }
+            if redirect.dropsBody { payload = nil }
         }
     }
 

@@ -37,8 +37,23 @@ extension Client {
     ) async throws(CourierError) -> Value {
         let call = inFlight.begin()
         defer { call.end() }
+        var turn: (ticket: HostCallQueue.Ticket, queue: HostCallQueue)?
+        defer { turn.map { $0.queue.release($0.ticket) } }
         do {
-            let body = try Self.requestBody(of: prepared)
+            if let limit = snapshot.value.maximumCallsPerHost {
+                let queue = hostCallQueue(limit: limit)
+                let ticket = queue.admit(host: prepared.origin.absoluteString.lowercased(), priority: prepared.priority)
+                turn = (ticket, queue)
+                let clock = snapshot.value.elapsedClock
+                try await call.waitForTurn(
+                    ticket,
+                    in: queue,
+                    deadline: clock.now() + prepared.timeout,
+                    clock: clock,
+                    timeoutError: Attempt.timeoutError(after: prepared.timeout)
+                )
+            }
+            let body = prepared.payload?.body
             var context = MiddlewareContext(
                 name: prepared.name,
                 origin: prepared.origin,
@@ -46,7 +61,7 @@ extension Client {
                 timeout: prepared.timeout
             )
             context.credentialFields = snapshot.hops.credentialFields
-            context.bodyFile = prepared.bodyFile
+            context.payload = prepared.payload
             context.elapsedClock = snapshot.value.elapsedClock
             context.currentDate = snapshot.value.currentDate
             context.responseDelivery = delivery
@@ -69,11 +84,5 @@ extension Client {
         } catch {
             throw CourierError(error).with(request: prepared.request)
         }
-    }
-
-    /// The request body: the encoded bytes, or a body streaming from the file the endpoint sends.
-    private static func requestBody(of prepared: PreparedRequest) throws -> HTTPBody? {
-        guard let file = prepared.bodyFile else { return prepared.body.map { HTTPBody($0) } }
-        return try FileBody.body(for: file)
     }
 }

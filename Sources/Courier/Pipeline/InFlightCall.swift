@@ -64,6 +64,37 @@ struct InFlightCall: Sendable {
         }
     }
 
+    /// Waits for the call's turn in a per-host line (``Configuration/maximumCallsPerHost``): until
+    /// `ticket` is admitted, the task is cancelled, ``Client/cancelAll()`` cancels the call, or
+    /// `deadline` passes. A call that stops waiting leaves the line at once.
+    /// - Parameters:
+    ///   - ticket: The call's place in `queue`.
+    ///   - queue: The line.
+    ///   - deadline: When waiting ends, on `clock`.
+    ///   - clock: The clock `deadline` is read on.
+    ///   - timeoutError: Thrown when the deadline ended the wait.
+    /// - Throws: `CancellationError`, or `timeoutError`.
+    nonisolated(nonsending) func waitForTurn(
+        _ ticket: HostCallQueue.Ticket,
+        in queue: HostCallQueue,
+        deadline: Duration,
+        clock: ElapsedClock,
+        timeoutError: @autoclosure () -> any Error
+    ) async throws {
+        guard let id = registry.insert(for: self, deadline: deadline, clock: clock) else {
+            queue.release(ticket)
+            throw CancellationError()
+        }
+        registry.attach(id, ticket)
+        do {
+            try await queue.wait(ticket)
+            registry.remove(id)
+        } catch {
+            if registry.remove(id) && !Task.isCancelled { throw timeoutError() }
+            throw error
+        }
+    }
+
     /// Ends the call: it no longer counts as in flight.
     func end() {
         registry.end(self)

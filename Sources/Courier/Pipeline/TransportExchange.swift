@@ -20,7 +20,7 @@ struct TransportExchange: Sendable {
 
     /// Sends `request` to `origin` and delivers its response body.
     /// - Parameters:
-    ///   - bodyFile: The file `body` streams from, when it is one.
+    ///   - payload: The body, if any.
     ///   - isCachedByClient: Whether the client's own cache handles the request.
     ///   - interruption: What ends the exchange early, for the transport to obey.
     /// - Returns: The transport's response: the body in memory, unread for a successful stream,
@@ -29,8 +29,7 @@ struct TransportExchange: Sendable {
     ///   coding the transport does not decode.
     nonisolated(nonsending) func send(
         _ request: HTTPRequest,
-        body: HTTPBody?,
-        bodyFile: URL?,
+        payload: RequestPayload?,
         origin: URL,
         name: String,
         isCachedByClient: Bool,
@@ -45,8 +44,7 @@ struct TransportExchange: Sendable {
         }
         var transportRequest = TransportRequest(
             request: request,
-            body: body,
-            bodyFile: bodyFile,
+            payload: payload,
             origin: origin,
             name: name,
             delivery: delivery,

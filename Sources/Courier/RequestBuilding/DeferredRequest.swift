@@ -23,10 +23,11 @@ package struct DeferredRequest: Sendable, Hashable {
     package var queryNames: [String]
     /// The endpoint's own header fields and its body's `Content-Type`; credential fields removed.
     package var headerFields: HTTPFields
-    /// The encoded body.
-    package var body: Data?
-    /// A file sent as the body, when the endpoint sends one.
-    package var bodyFile: URL?
+    /// The encoded body: bytes, a file, or a multipart form (which the offline queue writes to a
+    /// file of its own).
+    package var payload: RequestPayload?
+    /// The encoded body when it is held in memory.
+    package var body: Data? { payload?.bytes }
     /// Whether the call carries credentials added by the client's middleware.
     package var requiresAuthentication: Bool
     /// The endpoint's own timeout.
@@ -43,8 +44,7 @@ package struct DeferredRequest: Sendable, Hashable {
         query: String,
         queryNames: [String],
         headerFields: HTTPFields,
-        body: Data?,
-        bodyFile: URL?,
+        payload: RequestPayload?,
         requiresAuthentication: Bool,
         timeout: Duration?,
         baseURL: BaseURL?
@@ -56,8 +56,7 @@ package struct DeferredRequest: Sendable, Hashable {
         self.query = query
         self.queryNames = queryNames
         self.headerFields = headerFields
-        self.body = body
-        self.bodyFile = bodyFile
+        self.payload = payload
         self.requiresAuthentication = requiresAuthentication
         self.timeout = timeout
         self.baseURL = baseURL

@@ -27,8 +27,7 @@ extension RequestBuilder {
             query: query,
             queryNames: own.query.items.map(\.name),
             headerFields: prepared.request.headerFields,
-            body: prepared.body,
-            bodyFile: prepared.bodyFile,
+            payload: prepared.payload,
             requiresAuthentication: request.requiresAuthentication,
             timeout: request.timeout,
             baseURL: request.baseURL
@@ -60,8 +59,7 @@ extension RequestBuilder {
                 path: target,
                 headerFields: headerFields
             ),
-            body: deferred.body,
-            bodyFile: deferred.bodyFile,
+            payload: deferred.payload,
             timeout: deferred.timeout ?? configuration.timeout,
             name: deferred.name,
             requiresAuthentication: deferred.requiresAuthentication,

@@ -48,16 +48,14 @@ enum RequestBuilder {
             headerFields.append(Self.acceptJSON)
         }
 
-        var bodyData: Data?
-        var bodyFile: URL?
+        var payload: RequestPayload?
         if let body = request.body {
             let encoded = try encode(
                 body,
                 encoder: request.encoder ?? configuration.encoder,
                 configuration: configuration
             )
-            bodyData = encoded.data
-            bodyFile = encoded.file
+            payload = encoded.payload
             if headerFields[.contentType] == nil { headerFields[.contentType] = encoded.contentType }
         }
 
@@ -70,11 +68,11 @@ enum RequestBuilder {
         )
         return PreparedRequest(
             request: httpRequest,
-            body: bodyData,
-            bodyFile: bodyFile,
+            payload: payload,
             timeout: request.timeout ?? configuration.timeout,
             name: request.name ?? Self.name(request.method, request.path),
             requiresAuthentication: request.requiresAuthentication,
+            priority: request.priority,
             origin: base.origin
         )
     }
@@ -113,7 +111,7 @@ enum RequestBuilder {
         _ body: RequestBody,
         encoder: JSONEncoder,
         configuration: Configuration
-    ) throws(CourierError) -> (data: Data?, file: URL?, contentType: String) {
+    ) throws(CourierError) -> (payload: RequestPayload, contentType: String) {
         switch body.content {
         case .json(let value):
             do {
@@ -123,7 +121,7 @@ enum RequestBuilder {
                     members.merge(bodyFields, uniquingKeysWith: { own, _ in own })
                     data = try JSONEncoder().encode(JSONValue.object(members))
                 }
-                return (data, nil, "application/json")
+                return (.bytes(data), "application/json")
             } catch {
                 throw CourierError(
                     .encodingFailed,
@@ -132,19 +130,18 @@ enum RequestBuilder {
                 )
             }
         case .form(let parameters):
-            return (Data(configuration.queryEncoder.encode(parameters, for: .formBody).utf8), nil,
-                "application/x-www-form-urlencoded; charset=utf-8")
+            return (
+                .bytes(Data(configuration.queryEncoder.encode(parameters, for: .formBody).utf8)),
+                "application/x-www-form-urlencoded; charset=utf-8"
+            )
         case .multipart(let form):
-            let encoded = form.encoded()
-            return (encoded.body, nil, encoded.contentType)
+            let boundary = form.boundary()
+            return (try .multipart(form, boundary: boundary), MultipartFormData.contentType(boundary: boundary))
         case .data(let data, let contentType):
-            return (data, nil, contentType)
+            return (.bytes(data), contentType)
         case .file(let url, let contentType):
-            // Streamed from disk by the client when the request is sent.
-            guard url.isFileURL else {
-                throw CourierError(.invalidRequest, message: "A file body needs a file: URL, not \(url.absoluteString).")
-            }
-            return (nil, url, contentType)
+            // Streamed from disk by the transport when the request is sent.
+            return (try .file(url), contentType)
         }
     }
 }

@@ -7,11 +7,18 @@ import OpenAPIRuntime
 public struct TransportRequest: Sendable {
     /// Method, scheme, authority, path with query, and header fields.
     public var request: HTTPRequest
-    /// The request body, if any.
-    public var body: HTTPBody?
-    /// The file `body` streams from, when it is a file (``RequestBody/file(_:contentType:)``): a
-    /// transport that sends files from disk itself may send this file instead of reading `body`.
-    public var bodyFile: URL?
+    /// The request body, if any: bytes, a stream, a file or a multipart form, with its length and
+    /// whether it can be sent again. A transport that handles files itself reads its
+    /// ``RequestPayload/source``; any other reads its ``RequestPayload/body``.
+    public var payload: RequestPayload?
+    /// The request body as a stream, if any; setting it makes the payload a stream of it.
+    public var body: HTTPBody? {
+        get { payload?.body }
+        set { payload = RequestPayload.passedOn(payload, as: newValue) }
+    }
+    /// The file the body streams from, when it is one.
+    @available(*, deprecated, message: "The body is one value: read `payload`.")
+    public var bodyFile: URL? { payload?.file }
     /// Scheme, host and port: what `request.path` is resolved against.
     public var origin: URL
     /// The call's name, for logs (the OpenAPI operation ID).
@@ -34,7 +41,6 @@ public struct TransportRequest: Sendable {
     /// - Parameters:
     ///   - request: The request.
     ///   - body: Its body, if any.
-    ///   - bodyFile: The file `body` streams from, if it is one.
     ///   - origin: Scheme, host and port.
     ///   - name: The call's name.
     ///   - delivery: How the response body is wanted.
@@ -42,18 +48,36 @@ public struct TransportRequest: Sendable {
     public init(
         request: HTTPRequest,
         body: HTTPBody? = nil,
-        bodyFile: URL? = nil,
         origin: URL,
         name: String,
         delivery: ResponseBodyDelivery,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         self.request = request
-        self.body = body
-        self.bodyFile = bodyFile
+        self.payload = body.map { .stream($0) }
         self.origin = origin
         self.name = name
         self.delivery = delivery
         self.progress = progress
+    }
+
+    /// Creates a request for a transport, its body one payload.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - payload: Its body, if any.
+    ///   - origin: Scheme, host and port.
+    ///   - name: The call's name.
+    ///   - delivery: How the response body is wanted.
+    ///   - progress: Receives transfer progress.
+    public init(
+        request: HTTPRequest,
+        payload: RequestPayload?,
+        origin: URL,
+        name: String,
+        delivery: ResponseBodyDelivery,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) {
+        self.init(request: request, origin: origin, name: name, delivery: delivery, progress: progress)
+        self.payload = payload
     }
 }

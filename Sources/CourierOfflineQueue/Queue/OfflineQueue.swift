@@ -254,17 +254,20 @@ public final class OfflineQueue: Sendable {
         CourierError(.notFound, message: "The offline queue has no entry \(id).")
     }
 
-    /// Copies a file body into the queue's folder; returns the copy's name.
+    /// Writes a body that is not held in memory (a file, a multipart form with files) into the
+    /// queue's folder, a piece at a time; returns the copy's name.
     private func copyBodyFile(of request: DeferredRequest) throws(CourierError) -> String? {
-        guard let file = request.bodyFile else { return nil }
+        guard let payload = request.payload, !payload.isInMemory else { return nil }
         let name = UUID().uuidString.lowercased()
+        let copy = store.bodies.appendingPathComponent(name)
         do {
-            try FileManager.default.copyItem(at: file, to: store.bodies.appendingPathComponent(name))
+            try payload.write(to: copy)
             return name
         } catch {
+            try? FileManager.default.removeItem(at: copy)
             throw CourierError(
                 .fileAccessFailed,
-                message: "The body file \(file.lastPathComponent) cannot be queued: it could not be copied.",
+                message: "The request body cannot be queued: it could not be copied. \(error.message ?? "")",
                 underlyingError: error
             )
         }

@@ -85,9 +85,12 @@ struct StoredEntry: Codable, FetchableRecord, MutablePersistableRecord {
     }
 
     /// The request to send, with its `Idempotency-Key`.
-    func deferred(bodies: URL) -> DeferredRequest {
+    /// - Throws: ``CourierError/Kind/fileAccessFailed`` when the entry's body file cannot be read.
+    func deferred(bodies: URL) throws(CourierError) -> DeferredRequest {
         var fields = Self.fields(headerFields)
         fields[.idempotencyKey] = idempotencyKey
+        var payload = body.map { RequestPayload.bytes($0) }
+        if let bodyFile { payload = try .file(bodies.appendingPathComponent(bodyFile)) }
         return DeferredRequest(
             method: HTTPRequest.Method(method) ?? .post,
             name: name,
@@ -96,8 +99,7 @@ struct StoredEntry: Codable, FetchableRecord, MutablePersistableRecord {
             query: query,
             queryNames: queryNames,
             headerFields: fields,
-            body: body,
-            bodyFile: bodyFile.map { bodies.appendingPathComponent($0) },
+            payload: payload,
             requiresAuthentication: requiresAuthentication,
             timeout: timeout.map { .milliseconds(Int64(($0 * 1000).rounded())) },
             baseURL: baseURL.map { BaseURL($0) }

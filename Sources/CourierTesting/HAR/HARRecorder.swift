@@ -52,8 +52,7 @@ public final class HARRecorder: Transport {
         var requestBody: Data?
         if let body = request.body { requestBody = try await Data(collecting: body, upTo: .max) }
         var inner = request
-        inner.body = requestBody.map { HTTPBody($0) }
-        inner.bodyFile = nil
+        inner.payload = requestBody.map { .bytes($0) }
         // Collected whole, so the archive holds the body, then delivered as the caller asked.
         inner.delivery = .collected(upTo: request.delivery.collectsAll ? request.delivery.limit : .max)
         let started = Date()

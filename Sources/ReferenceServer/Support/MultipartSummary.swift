@@ -4,60 +4,96 @@ import MultipartKit
 import NIOCore
 
 /// One part of a `multipart/form-data` body as the server read it, parsed by MultipartKit (an
-/// implementation independent of Courier's encoder).
+/// implementation independent of Courier's encoder) as the body arrives: a part's bytes are
+/// counted and checksummed, never held, so a form of any size is read in constant memory.
 struct MultipartSummary: Encodable, Sendable {
     var name: String?
     var filename: String?
     var content_type: String?
     var size: Int
+    /// ``FilePattern/Checksum`` of the part's bytes.
+    var checksum: UInt64
     /// The part as UTF-8 text, when it is text of at most 4 KiB.
     var text: String?
 
     enum ParseError: Error {
         case notMultipart
-        case tooLarge
+        case incomplete
     }
 
     static func parse(_ request: inout Request) async throws -> [MultipartSummary] {
         guard let contentType = request.headers[.contentType], let boundary = boundary(in: contentType) else {
             throw ParseError.notMultipart
         }
-        let body = try await request.body.collect(upTo: 64 * 1024 * 1024)
-        return try parse(body, boundary: boundary)
+        let reader = Reader(boundary: boundary)
+        for try await chunk in request.body {
+            try reader.read(chunk)
+        }
+        return try reader.finish()
     }
 
     static func parse(_ body: ByteBuffer, boundary: String) throws -> [MultipartSummary] {
-        final class Collector {
-            var parts: [MultipartSummary] = []
-            var headers: [(String, String)] = []
-            var bytes: [UInt8] = []
-        }
-        let collector = Collector()
-        let parser = MultipartParser(boundary: boundary)
-        parser.onHeader = { name, value in collector.headers.append((name, value)) }
-        parser.onBody = { buffer in collector.bytes.append(contentsOf: buffer.readableBytesView) }
-        parser.onPartComplete = {
-            let disposition = collector.headers.first { $0.0.lowercased() == "content-disposition" }?.1 ?? ""
-            let text = collector.bytes.count <= 4096 ? String(validating: collector.bytes, as: UTF8.self) : nil
-            collector.parts.append(
-                MultipartSummary(
-                    name: parameter("name", in: disposition),
-                    filename: parameter("filename", in: disposition),
-                    content_type: collector.headers.first { $0.0.lowercased() == "content-type" }?.1,
-                    size: collector.bytes.count,
-                    text: text
+        let reader = Reader(boundary: boundary)
+        try reader.read(body)
+        return try reader.finish()
+    }
+
+    /// Reads a form a chunk at a time, keeping of each part its headers, size, checksum and the
+    /// first 4 KiB (for text fields).
+    private final class Reader {
+        private let parser: MultipartParser
+        private var parts: [MultipartSummary] = []
+        private var headers: [(String, String)] = []
+        private var size = 0
+        private var checksum = FilePattern.Checksum()
+        private var head: [UInt8] = []
+        /// A part has begun and not ended.
+        private var open = false
+
+        init(boundary: String) {
+            parser = MultipartParser(boundary: boundary)
+            parser.onHeader = { [unowned self] name, value in
+                headers.append((name, value))
+                open = true
+            }
+            parser.onBody = { [unowned self] buffer in
+                open = true
+                size += buffer.readableBytes
+                buffer.withUnsafeReadableBytes { checksum.add($0) }
+                if head.count <= 4096 { head.append(contentsOf: buffer.readableBytesView.prefix(4097 - head.count)) }
+            }
+            parser.onPartComplete = { [unowned self] in
+                let disposition = headers.first { $0.0.lowercased() == "content-disposition" }?.1 ?? ""
+                parts.append(
+                    MultipartSummary(
+                        name: MultipartSummary.parameter("name", in: disposition),
+                        filename: MultipartSummary.parameter("filename", in: disposition),
+                        content_type: headers.first { $0.0.lowercased() == "content-type" }?.1,
+                        size: size,
+                        checksum: checksum.value,
+                        text: head.count <= 4096 ? String(validating: head, as: UTF8.self) : nil
+                    )
                 )
-            )
-            collector.headers = []
-            collector.bytes = []
+                (headers, size, checksum, head, open) = ([], 0, FilePattern.Checksum(), [], false)
+            }
         }
-        try parser.execute(body)
-        return collector.parts
+
+        func read(_ chunk: ByteBuffer) throws {
+            try parser.execute(chunk)
+        }
+
+        /// The parts read; throws when the body ended before the form's closing boundary.
+        func finish() throws -> [MultipartSummary] {
+            guard !open else { throw ParseError.incomplete }
+            return parts
+        }
     }
 
     static func boundary(in contentType: String) -> String? {
-        guard contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
-        return parameter("boundary", in: contentType)
+        guard contentType.lowercased().hasPrefix("multipart/form-data"),
+            let boundary = parameter("boundary", in: contentType), !boundary.isEmpty
+        else { return nil }
+        return boundary
     }
 
     /// A `name=value` or `name="value"` parameter of a header value.

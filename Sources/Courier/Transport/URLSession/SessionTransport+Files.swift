@@ -24,20 +24,19 @@ extension SessionTransport {
         if transfer.progress == nil, transfer.body == nil {
             return try await transferWithoutProgress(transfer, urlRequest: urlRequest)
         }
-        let delegate = TransferDelegate(transfer: transfer, trust: self.delegate.trust)
+        let stream = transfer.attachBody(to: &urlRequest)
+        let delegate = TransferDelegate(transfer: transfer, trust: self.delegate.trust, stream: stream)
         let transferSession = URLSession(configuration: dataSession.configuration, delegate: delegate, delegateQueue: nil)
         defer { transferSession.finishTasksAndInvalidate() }
 
         let task: URLSessionTask
         if transfer.destination != nil {
-            if let file = transfer.bodyFile {
-                urlRequest.httpBodyStream = InputStream(url: file)
-            } else if let body = transfer.body {
+            if stream == nil, let body = transfer.body {
                 urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
             }
             task = transferSession.downloadTask(with: urlRequest)
-        } else if let file = transfer.bodyFile {
-            task = transferSession.uploadTask(with: urlRequest, fromFile: file)
+        } else if stream != nil {
+            task = transferSession.dataTask(with: urlRequest)
         } else {
             if let body = transfer.body { urlRequest.httpBody = try await Data(collecting: body, upTo: .max) }
             task = transferSession.dataTask(with: urlRequest)
@@ -78,14 +77,19 @@ extension SessionTransport {
             }
         }
         let session = dataSession
+        var request = urlRequest
+        let stream = transfer.attachBody(to: &request).map(UncheckedStream.init)
+        // A body that could not be read says why, rather than URLSession's own error.
+        @Sendable func failed(_ error: any Error) throws -> URLResponse? {
+            if let failure = stream?.stream.failure { throw failure }
+            return try challenged(error)
+        }
         let task: URLSessionTask
         if let destination = transfer.destination {
-            var request = urlRequest
-            if let file = transfer.bodyFile { request.httpBodyStream = InputStream(url: file) }
             task = session.downloadTask(with: request) { location, response, error in
                 finish(
                     Result {
-                        if let error { return (try Self.response(from: try challenged(error)), nil) }
+                        if let error { return (try Self.response(from: try failed(error)), nil) }
                         guard let location else {
                             throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")
                         }
@@ -93,11 +97,11 @@ extension SessionTransport {
                         return (try Self.response(from: response), nil)
                     })
             }
-        } else if let file = transfer.bodyFile {
-            task = session.uploadTask(with: urlRequest, fromFile: file) { data, response, error in
+        } else if stream != nil {
+            task = session.dataTask(with: request) { data, response, error in
                 finish(
                     Result {
-                        if let error { return (try Self.response(from: try challenged(error)), HTTPBody(data ?? Data())) }
+                        if let error { return (try Self.response(from: try failed(error)), HTTPBody(data ?? Data())) }
                         let data = data ?? Data()
                         guard data.count <= transfer.bodyLimit else {
                             throw CourierError(
@@ -150,11 +154,14 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
 
     private let transfer: FileTransfer
     private let trust: (any ServerTrustEvaluation)?
+    /// The body read from disk, whose failure is the transfer's.
+    private let stream: SegmentInputStream?
     private let state = LockedState(State())
 
-    init(transfer: FileTransfer, trust: (any ServerTrustEvaluation)?) {
+    init(transfer: FileTransfer, trust: (any ServerTrustEvaluation)?, stream: SegmentInputStream?) {
         self.transfer = transfer
         self.trust = trust
+        self.stream = stream
     }
 
     func start(_ task: UncheckedDataTask, continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>) {
@@ -179,7 +186,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
+        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : transfer.length
         transfer.progress?(TransferProgress(direction: .upload, completedBytes: totalBytesSent, totalBytes: total))
     }
 
@@ -235,7 +242,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (continuation, outcome) = state.withLock { state in
             defer { state.continuation = nil }
-            var (failure, response) = (state.failure ?? error, task.response)
+            var (failure, response) = (state.failure ?? stream?.failure ?? error, task.response)
             switch state.challenged {
             case .unauthorized(let challengeResponse): (failure, response) = (state.failure, challengeResponse ?? response)
             case .refused(let refusal): failure = refusal

@@ -85,6 +85,17 @@ public struct SessionTransport: Transport, ClientTransport {
     /// `gzip, deflate, br`; on Linux libcurl's, which add `zstd`.
     public var contentCodings: Set<ContentCoding> { Self.decodedCodings }
 
+    /// Whether URLSession sends a body stream chunked whatever the request's `Content-Length`
+    /// says: libcurl does, so there the length is left out, since a request with both would be
+    /// malformed; Apple's URL loading sends the stream with the length the request gives.
+    static let sendsBodyStreamsChunked: Bool = {
+        #if canImport(FoundationNetworking)
+        true
+        #else
+        false
+        #endif
+    }()
+
     static let decodedCodings = Set<ContentCoding>([.gzip, .deflate, .brotli])
         #if canImport(FoundationNetworking)
     .union([.zstandard])
@@ -99,7 +110,7 @@ public struct SessionTransport: Transport, ClientTransport {
     /// - Returns: The response and its body.
     /// - Throws: ``CourierError``, or URLSession's errors.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        if request.bodyFile != nil || request.delivery.destination != nil {
+        if FileTransfer.carries(request) {
             // A transfer is long next to a task's start: it runs in one that the interruption ends.
             return try await request.interruption.run { try await transfer(FileTransfer(request)) }
         }

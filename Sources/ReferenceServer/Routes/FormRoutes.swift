@@ -1,0 +1,60 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Routes for `multipart/form-data` uploads of any size, read as they arrive so the server's
+/// memory stays flat:
+///
+/// - `POST /forms`: answers `{"parts": [{"name", "filename", "content_type", "size", "checksum",
+///   "text"}]}`, each part's size and ``FilePattern/Checksum``, and its text when it is text of at
+///   most 4 KiB. A body that is not a form is a 400; one that ends early (a cut connection, a form
+///   without its closing boundary) is not counted.
+/// - `GET /forms/received`: `{"complete": N}`, how many forms were read whole.
+enum FormRoutes {
+    struct Receipt: Codable {
+        var parts: [Part]
+    }
+
+    struct Part: Codable {
+        var name: String?
+        var filename: String?
+        var content_type: String?
+        var size: Int
+        var checksum: UInt64
+        var text: String?
+    }
+
+    struct Received: Codable {
+        var complete: Int
+    }
+
+    /// The forms read whole.
+    private actor Tally {
+        var complete = 0
+        func count() { complete += 1 }
+    }
+
+    static func register(on router: Router<ReferenceRequestContext>) {
+        let tally = Tally()
+        router.post("forms") { request, _ -> Response in
+            var request = request
+            let parts: [MultipartSummary]
+            do {
+                parts = try await MultipartSummary.parse(&request)
+            } catch MultipartSummary.ParseError.notMultipart {
+                return JSONResponse.message("The body must be multipart/form-data with a boundary.", status: .badRequest)
+            }
+            await tally.count()
+            return JSONResponse.make(
+                Receipt(
+                    parts: parts.map {
+                        Part(name: $0.name, filename: $0.filename, content_type: $0.content_type, size: $0.size, checksum: $0.checksum, text: $0.text)
+                    }
+                )
+            )
+        }
+        router.get("forms/received") { _, _ -> Response in
+            JSONResponse.make(Received(complete: await tally.complete))
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Courier
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import ReferenceServer
+import TestSupport
+import Testing
+
+// Alone (`.heavyLoad`): gigabyte files written, sent and checksummed.
+@Suite("Multipart forms stream from disk, in constant memory, and never send a lying body", .heavyLoad)
+struct UploadTests {
+    struct Receipt: Decodable, Sendable {
+        struct Part: Decodable, Sendable, Equatable {
+            var name: String?
+            var filename: String?
+            var content_type: String?
+            var size: Int
+            var checksum: UInt64
+            var text: String?
+        }
+        var parts: [Part]
+    }
+
+    struct Received: Decodable, Sendable {
+        var complete: Int
+    }
+
+    /// Changes the world after the request is built (its files' sizes read) and before the
+    /// transport reads its body.
+    struct BeforeSending: Middleware {
+        let change: @Sendable () throws -> Void
+
+        func intercept(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            context: MiddlewareContext,
+            next: MiddlewareNext
+        ) async throws -> MiddlewareResponse {
+            try change()
+            return try await next(request, body, context)
+        }
+    }
+
+    /// A client of `server` whose requests pass `change` on their way.
+    static func client(_ backends: ReferenceBackends, change: @escaping @Sendable () throws -> Void) -> Client {
+        var configuration = Configuration(baseURL: BaseURL(backends.server.baseURL))
+        configuration.middleware = [BeforeSending(change: change)]
+        return Client(configuration: configuration, transport: backends.transport)
+    }
+
+    /// What `/forms` answers for text field `text` named `name`.
+    static func textPart(_ name: String, _ text: String) -> Receipt.Part {
+        var checksum = FilePattern.Checksum()
+        Data(text.utf8).withUnsafeBytes { checksum.add($0) }
+        return Receipt.Part(name: name, filename: nil, content_type: nil, size: text.utf8.count, checksum: checksum.value, text: text)
+    }
+
+    @Test("file parts from disk and fields in memory arrive byte for byte, with a Content-Length", arguments: TransportKind.allCases)
+    func mixedForm(transport: TransportKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let (video, photo) = (directory.appendingPathComponent("day3.mp4"), directory.appendingPathComponent("cover.jpg"))
+            try PatternFile.write(3 * 1024 * 1024 + 7, to: video)
+            try PatternFile.write(1000, to: photo)
+            var form = MultipartFormData()
+            form.append("Holiday, day 3", named: "caption")
+            form.appendFile(at: video, named: "video", contentType: "video/mp4")
+            form.append(Data([1, 2, 3]), named: "thumbnail", filename: "t.bin")
+            form.appendFile(at: photo, named: "cover", filename: "front.jpg", contentType: "image/jpeg")
+            try await withBackends(transport) { backends in
+                let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
+                let prepared = try client.prepare(Request<Receipt>(.post, "forms", body: .multipart(form)))
+                #expect(prepared.payload?.length != nil)
+                #expect(prepared.payload?.canBeSentAgain == true)
+                #expect(prepared.body == nil, "a form with files is never assembled in memory")
+                let log = ProgressLog()
+                let receipt = try await client.send(Request<Receipt>(.post, "forms", body: .multipart(form)), progress: log.record)
+                var thumbnail = FilePattern.Checksum()
+                Data([1, 2, 3]).withUnsafeBytes { thumbnail.add($0) }
+                #expect(
+                    receipt.parts == [
+                        Self.textPart("caption", "Holiday, day 3"),
+                        Receipt.Part(
+                            name: "video", filename: "day3.mp4", content_type: "video/mp4", size: 3 * 1024 * 1024 + 7,
+                            checksum: FilePattern.checksum(ofFirst: 3 * 1024 * 1024 + 7).value, text: nil),
+                        Receipt.Part(
+                            name: "thumbnail", filename: "t.bin", content_type: "application/octet-stream", size: 3,
+                            checksum: thumbnail.value, text: "\u{01}\u{02}\u{03}"),
+                        Receipt.Part(
+                            name: "cover", filename: "front.jpg", content_type: "image/jpeg", size: 1000,
+                            checksum: FilePattern.checksum(ofFirst: 1000).value, text: nil),
+                    ])
+                let uploads = log.all.filter { $0.direction == .upload }
+                #expect(uploads.last?.completedBytes == prepared.payload?.length)
+            }
+        }
+    }
+
+    @Test("a file that grows while it is sent fails clearly, and the server sees no complete form", arguments: TransportKind.allCases)
+    func growingFile(transport: TransportKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let video = directory.appendingPathComponent("growing.mp4")
+            try PatternFile.write(8 * 1024 * 1024, to: video)
+            var form = MultipartFormData()
+            form.append("caption", named: "caption")
+            form.appendFile(at: video, named: "video")
+            try await withBackends(transport) { backends in
+                let client = Self.client(backends) {
+                    let handle = try FileHandle(forWritingTo: video)
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data(count: 4096))
+                    try handle.close()
+                }
+                let error = await #expect(throws: CourierError.self) {
+                    try await client.send(Request<Receipt>(.post, "forms", body: .multipart(form)))
+                }
+                #expect(error?.kind == .fileAccessFailed)
+                #expect(error?.message?.contains("growing.mp4 changed size while it was sent") == true)
+                let received = try await Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
+                    .send(Request<Received>(.get, "forms/received"))
+                #expect(received.complete == 0)
+            }
+        }
+    }
+
+    @Test("a file that shrinks while it is sent fails clearly", arguments: TransportKind.allCases)
+    func shrinkingFile(transport: TransportKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("shrinking.bin")
+            try PatternFile.write(2 * 1024 * 1024, to: file)
+            try await withBackends(transport) { backends in
+                let client = Self.client(backends) {
+                    try FileManager.default.removeItem(at: file)
+                    try PatternFile.write(1024, to: file)
+                }
+                let error = await #expect(throws: CourierError.self) {
+                    try await client.send(Request<Data>(.put, "files", body: .file(file)))
+                }
+                #expect(error?.kind == .fileAccessFailed)
+                #expect(error?.message?.contains("shrinking.bin changed size while it was sent") == true)
+            }
+        }
+    }
+
+    @Test("a 1 GiB form raises the client's peak memory by at most 32 MiB", arguments: ["urlsession", "asynchttpclient"])
+    func gigabyteForm(transport: String) async throws {
+        #if !AsyncHTTPClient
+        if transport == "asynchttpclient" { return }
+        #endif
+        let size = 1 << 30
+        try await withTemporaryDirectory { directory in
+            let video = directory.appendingPathComponent("big.mp4")
+            try PatternFile.write(size, to: video)
+            try await withReferenceServerProcess { server in
+                let report = try await UploadProcess.run(file: video, baseURL: server.baseURL, transport: transport)
+                let receipt = try JSONDecoder().decode(Receipt.self, from: report.receipt)
+                #expect(receipt.parts.map(\.name) == ["caption", "video", "trailer"])
+                #expect(receipt.parts.dropFirst().first?.size == size)
+                #expect(receipt.parts.dropFirst().first?.checksum == Self.gigabyteChecksum)
+                #expect(report.peakAfter - report.peakBefore <= 32, "peak \(report.peakBefore) MiB before, \(report.peakAfter) MiB after")
+            }
+        }
+    }
+
+    /// The checksum of the first GiB of the pattern, computed once.
+    static let gigabyteChecksum = FilePattern.checksum(ofFirst: 1 << 30).value
+}
