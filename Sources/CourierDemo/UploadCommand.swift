@@ -3,9 +3,10 @@ import Courier
 import ExampleAPIs
 import Foundation
 
-/// Uploads a file as a multipart form (the file part between two text fields) to `POST /forms`,
-/// streamed from disk, and prints the server's receipt and this process's memory before and after:
-/// how a test shows that a form of any size is sent in constant memory.
+/// Uploads a file as a multipart form (the file part between two text fields), streamed from disk,
+/// to `POST /forms` (which answers each part's size and checksum) or `POST /files` (which answers
+/// the whole body's), and prints the form's length, the server's receipt and this process's peak
+/// memory before and after: how a test shows that a form of any size is sent in constant memory.
 struct UploadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload",
@@ -17,6 +18,9 @@ struct UploadCommand: AsyncParsableCommand {
 
     @Option(help: "The file to upload.")
     var file: String
+
+    @Option(help: "Where to send it: forms (parts read one by one) or files (the body counted whole).")
+    var path = "forms"
 
     @Option(help: "The transport: urlsession or asynchttpclient.")
     var transport = TransportChoice.urlsession
@@ -32,7 +36,9 @@ struct UploadCommand: AsyncParsableCommand {
         form.appendFile(at: URL(fileURLWithPath: file), named: "video", contentType: "video/mp4")
         form.append("the end", named: "trailer")
         // Generous: a debug build reads and checksums a gigabyte slowly on both sides.
-        let receipt = try await client.send(Request<Data>(.post, "forms", body: .multipart(form)).timeout(.seconds(900)))
+        let request = Request<Data>(.post, Path(stringLiteral: path), body: .multipart(form)).timeout(.seconds(900))
+        say("length \(try client.prepare(request).payload?.length ?? -1)")
+        let receipt = try await client.send(request)
         say("peak-mib-after \(ResidentMemory.peakMebibytes())")
         say("receipt \(String(decoding: receipt, as: UTF8.self))")
     }

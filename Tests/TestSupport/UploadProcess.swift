@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs `courier-demo upload` in a process of its own, which sends a file as a multipart form to
-/// `POST /forms` and reports its peak memory before and after: a test measures the client's
+/// Runs `courier-demo upload` in a process of its own, which sends a file as a multipart form and
+/// reports its peak memory before and after: a test measures the client's
 /// memory without its own (or a server's) in the figure.
 public enum UploadProcess {
     /// What the upload reported.
@@ -10,21 +10,24 @@ public enum UploadProcess {
         public var peakBefore: Double
         /// Peak resident memory after the upload, in MiB.
         public var peakAfter: Double
-        /// The server's answer, `{"parts": [...]}`.
+        /// The form's length in bytes.
+        public var length: Int64
+        /// The server's answer.
         public var receipt: Data
     }
 
     /// Uploads `file` and waits for the process to end (at most ten minutes).
     /// - Parameters:
     ///   - file: The file part.
+    ///   - path: `forms` or `files` (see `courier-demo upload --help`).
     ///   - baseURL: The server's origin.
     ///   - transport: `urlsession` or `asynchttpclient`.
     /// - Returns: The report.
     /// - Throws: When the process fails or reports nothing.
-    public static func run(file: URL, baseURL: String, transport: String) async throws -> Report {
+    public static func run(file: URL, path: String, baseURL: String, transport: String) async throws -> Report {
         let process = Process()
         process.executableURL = try BuiltExecutable.url(named: "courier-demo")
-        process.arguments = ["upload", "--base-url", baseURL, "--file", file.path, "--transport", transport]
+        process.arguments = ["upload", "--base-url", baseURL, "--file", file.path, "--path", path, "--transport", transport]
         let output = Pipe()
         process.standardOutput = output
         let errors = Pipe()
@@ -47,11 +50,12 @@ public enum UploadProcess {
             lines.first { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) }
         }
         guard process.terminationStatus == 0, let before = value("peak-mib-before").flatMap(Double.init),
-            let after = value("peak-mib-after").flatMap(Double.init), let receipt = value("receipt")
+            let after = value("peak-mib-after").flatMap(Double.init), let receipt = value("receipt"),
+            let length = value("length").flatMap(Int64.init)
         else {
             let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "courier-demo upload failed: \(lines) \(failure)"])
         }
-        return Report(peakBefore: before, peakAfter: after, receipt: Data(receipt.utf8))
+        return Report(peakBefore: before, peakAfter: after, length: length, receipt: Data(receipt.utf8))
     }
 }
