@@ -72,6 +72,17 @@ func inspectSearch(_ client: Client) throws(CourierError) -> String {
     return prepared.request.path ?? ""   // "/api/v1/posts/search?q=tom%20%26%20jerry&tags=a&tags=b&filter%5Byear%5D=2026"
 }
 
+func uploadRecording(_ client: Client, video: URL) async throws(CourierError) -> Data {
+    var form = MultipartFormData()
+    form.append("Holiday, day 3", named: "caption")
+    form.appendFile(at: video, named: "video", filename: "day3.mp4", contentType: "video/mp4")
+    return try await client.send(Request<Data>(.post, "forms", body: .multipart(form)).priority(.background))
+}
+
+func makeScreenClient(base: BaseURL) -> Client {
+    Client(baseURL: base) { $0.maximumCallsPerHost = 4 }
+}
+
 func makeFormClient(base: BaseURL) -> Client {
     Client(baseURL: base) {
         $0.queryEncoder = QueryStringEncoder(arrayEncoding: .brackets, boolEncoding: .numeric)   // tags[]=a, true → 1

@@ -10,4 +10,22 @@ enum PlatformURLSession {
         false
         #endif
     }()
+
+    /// Whether URLSession sends a body stream chunked whatever the request's `Content-Length`
+    /// says: libcurl does, so there the length is left out, since a request with both would be
+    /// malformed; Apple's URL loading sends the stream with the length the request gives.
+    static let sendsBodyStreamsChunked: Bool = {
+        #if canImport(FoundationNetworking)
+        true
+        #else
+        false
+        #endif
+    }()
 }
+
+/// What a stream property holds: Foundation on Linux types it `AnyObject`, Apple's `Any`.
+#if canImport(FoundationNetworking)
+typealias StreamPropertyValue = AnyObject
+#else
+typealias StreamPropertyValue = Any
+#endif

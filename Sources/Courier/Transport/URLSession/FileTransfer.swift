@@ -34,7 +34,7 @@ struct FileTransfer: Sendable {
         guard let segments else { return nil }
         let stream = SegmentInputStream(segments)
         urlRequest.httpBodyStream = stream
-        if let length, !SessionTransport.sendsBodyStreamsChunked {
+        if let length, !PlatformURLSession.sendsBodyStreamsChunked {
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
         }
         return stream

@@ -107,13 +107,6 @@ final class SegmentInputStream: InputStream {
     override func remove(from runLoop: RunLoop, forMode mode: RunLoop.Mode) {}
 }
 
-/// What a stream property holds: Foundation on Linux types it `AnyObject`, Apple's `Any`.
-#if canImport(FoundationNetworking)
-typealias StreamPropertyValue = AnyObject
-#else
-typealias StreamPropertyValue = Any
-#endif
-
 /// A body stream carried into URLSession's completion handler, which only asks for its failure.
 // @unchecked: `failure` is read under the stream's lock.
 struct UncheckedStream: @unchecked Sendable {

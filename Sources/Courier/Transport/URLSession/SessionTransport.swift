@@ -85,17 +85,6 @@ public struct SessionTransport: Transport, ClientTransport {
     /// `gzip, deflate, br`; on Linux libcurl's, which add `zstd`.
     public var contentCodings: Set<ContentCoding> { Self.decodedCodings }
 
-    /// Whether URLSession sends a body stream chunked whatever the request's `Content-Length`
-    /// says: libcurl does, so there the length is left out, since a request with both would be
-    /// malformed; Apple's URL loading sends the stream with the length the request gives.
-    static let sendsBodyStreamsChunked: Bool = {
-        #if canImport(FoundationNetworking)
-        true
-        #else
-        false
-        #endif
-    }()
-
     static let decodedCodings = Set<ContentCoding>([.gzip, .deflate, .brotli])
         #if canImport(FoundationNetworking)
     .union([.zstandard])
