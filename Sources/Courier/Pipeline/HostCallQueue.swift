@@ -143,7 +143,7 @@ final class HostCallQueue: Sendable {
             }
             // Gone, or a second task waiting for one ticket: that one is not admitted.
             guard let position = hosts.values[index].waiting.firstIndex(where: { $0.id == ticket.id }),
-                  hosts.values[index].waiting[position].continuation == nil
+                hosts.values[index].waiting[position].continuation == nil
             else {
                 return Wakeup(continuation: continuation, admitted: false)
             }
@@ -154,7 +154,8 @@ final class HostCallQueue: Sendable {
         /// Frees the ticket's slot for the next in line, or takes it out of the line.
         mutating func release(_ ticket: Ticket) -> Wakeup? {
             guard let index = hosts.index(forKey: ticket.host) else { return nil }
-            let wakeup = hosts.values[index].running.contains(ticket.id)
+            let wakeup =
+                hosts.values[index].running.contains(ticket.id)
                 ? hosts.values[index].release(ticket.id, limit: limit)
                 : hosts.values[index].leave(ticket.id)
             if hosts.values[index].isEmpty { hosts.remove(at: index) }

@@ -43,6 +43,8 @@ enum FormRoutes {
                 parts = try await MultipartSummary.parse(&request)
             } catch MultipartSummary.ParseError.notMultipart {
                 return JSONResponse.message("The body must be multipart/form-data with a boundary.", status: .badRequest)
+            } catch is FormParser.Failure {
+                return JSONResponse.message("The form's part heads are malformed.", status: .badRequest)
             }
             await tally.count()
             return JSONResponse.make(

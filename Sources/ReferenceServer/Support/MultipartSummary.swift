@@ -3,9 +3,10 @@ import Hummingbird
 import MultipartKit
 import NIOCore
 
-/// One part of a `multipart/form-data` body as the server read it, parsed by MultipartKit (an
-/// implementation independent of Courier's encoder) as the body arrives: a part's bytes are
-/// counted and checksummed, never held, so a form of any size is read in constant memory.
+/// One part of a `multipart/form-data` body as the server read it. A request's body is read as it
+/// arrives by ``FormParser``: a part's bytes are counted and checksummed, never held, so a form of
+/// any size is read in constant memory. A body already in memory (the echo routes) is parsed by
+/// MultipartKit. Both are implementations independent of Courier's encoder.
 struct MultipartSummary: Encodable, Sendable {
     var name: String?
     var filename: String?
@@ -25,11 +26,49 @@ struct MultipartSummary: Encodable, Sendable {
         guard let contentType = request.headers[.contentType], let boundary = boundary(in: contentType) else {
             throw ParseError.notMultipart
         }
-        let reader = Reader(boundary: boundary)
+        var parser = FormParser(boundary: boundary)
+        let part = PartTally()
+        var parts: [MultipartSummary] = []
         for try await chunk in request.body {
-            try reader.read(chunk)
+            try chunk.withUnsafeReadableBytes { bytes in
+                try parser.read(
+                    bytes,
+                    head: { part.headers = $0 },
+                    body: { part.add($0) },
+                    end: { parts.append(part.summary()) }
+                )
+            }
         }
-        return try reader.finish()
+        guard parser.isComplete else { throw ParseError.incomplete }
+        return parts
+    }
+
+    /// One part as it arrives: its headers, size, checksum and first 4 KiB (for text fields).
+    private final class PartTally {
+        var headers: [(name: String, value: String)] = []
+        private var size = 0
+        private var checksum = FilePattern.Checksum()
+        private var head: [UInt8] = []
+
+        func add(_ bytes: UnsafeRawBufferPointer) {
+            size += bytes.count
+            checksum.add(bytes)
+            if head.count <= 4096 { head.append(contentsOf: bytes.prefix(4097 - head.count)) }
+        }
+
+        /// The part read so far, and a fresh start for the next one.
+        func summary() -> MultipartSummary {
+            let disposition = headers.first { $0.name.lowercased() == "content-disposition" }?.value ?? ""
+            defer { (headers, size, checksum, head) = ([], 0, FilePattern.Checksum(), []) }
+            return MultipartSummary(
+                name: MultipartSummary.parameter("name", in: disposition),
+                filename: MultipartSummary.parameter("filename", in: disposition),
+                content_type: headers.first { $0.name.lowercased() == "content-type" }?.value,
+                size: size,
+                checksum: checksum.value,
+                text: head.count <= 4096 ? String(validating: head, as: UTF8.self) : nil
+            )
+        }
     }
 
     static func parse(_ body: ByteBuffer, boundary: String) throws -> [MultipartSummary] {

@@ -1,0 +1,62 @@
+// Compiled with the package trait `AsyncHTTPClient`, as the rest of courier-bench.
+#if AsyncHTTPClient
+import Courier
+import Foundation
+
+/// A 1 GiB multipart form (a file part from disk between two text fields) sent to `POST /forms`,
+/// which reads it part by part, against a plain upload of the same file to `PUT /files`, through
+/// one Courier client: what streaming a form from disk costs beyond the bytes themselves. Rounds
+/// alternate which goes first.
+struct FormUploadWorkload: Sendable {
+    static let name = "upload_1gib_form"
+    static let size = 1024 * FileWorkload.mebibyte
+
+    struct FormReceipt: Decodable {
+        struct Part: Decodable {
+            var name: String?
+            var size: Int
+        }
+        var parts: [Part]
+    }
+
+    struct FileReceipt: Decodable {
+        var bytes: Int
+    }
+
+    /// Runs `rounds` rounds and returns the plain-file and the form samples, one upload each.
+    func run(_ client: Client, files: FileWorkload.Files, rounds: Int) async throws -> (plain: LoadRunner.Sample, form: LoadRunner.Sample) {
+        let source = try files.source(bytes: Self.size)
+        var plain = LoadRunner.Sample()
+        var form = LoadRunner.Sample()
+        let upload = {
+            let receipt = try await client.send(Request<FileReceipt>(.put, "files", body: .file(source)).timeout(.seconds(600)))
+            guard receipt.bytes == Self.size else { throw RawClients.BadResponse() }
+        }
+        let uploadForm = {
+            var fields = MultipartFormData()
+            fields.append("a caption", named: "caption")
+            fields.appendFile(at: source, named: "video", contentType: "video/mp4")
+            fields.append("the end", named: "trailer")
+            let receipt = try await client.send(Request<FormReceipt>(.post, "forms", body: .multipart(fields)).timeout(.seconds(600)))
+            guard receipt.parts.map(\.size) == [9, Self.size, 7] else { throw RawClients.BadResponse() }
+        }
+        for round in 0..<rounds {
+            if round % 2 == 0 {
+                plain.add(try await Self.timed(upload))
+                form.add(try await Self.timed(uploadForm))
+            } else {
+                form.add(try await Self.timed(uploadForm))
+                plain.add(try await Self.timed(upload))
+            }
+        }
+        return (plain, form)
+    }
+
+    private static func timed(_ operation: () async throws -> Void) async throws -> LoadRunner.Sample {
+        let start = ContinuousClock.now
+        try await operation()
+        let elapsed = ContinuousClock.now - start
+        return LoadRunner.Sample(requests: 1, elapsed: elapsed, latenciesMicroseconds: [elapsed.microseconds])
+    }
+}
+#endif
