@@ -228,10 +228,11 @@ struct CourierBench: AsyncParsableCommand {
         if !quick, selected(FormUploadWorkload.name) {
             for transport in transports where transport != .ahcOpenAPI {
                 let client = transport == .ahc ? ahcClient : urlSessionClient
-                let (plain, form) = try await FormUploadWorkload().run(client, files: files, rounds: rounds)
+                let (plain, form, parsed) = try await FormUploadWorkload().run(client, files: files, rounds: rounds)
                 let mebibytes = Double(FormUploadWorkload.size) / Double(FileWorkload.mebibyte)
                 var line = resultLine(FormUploadWorkload.name, transport.rawValue, 1, raw: plain, courier: form, peakRSS: ResidentMemory.peakMebibytes())
                 line += " file_mib_s=\(format(plain.requestsPerSecond * mebibytes, 0)) form_mib_s=\(format(form.requestsPerSecond * mebibytes, 0))"
+                line += " parsed_form_mib_s=\(format(parsed.requestsPerSecond * mebibytes, 0))"
                 output(line)
             }
         }

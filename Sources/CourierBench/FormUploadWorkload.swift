@@ -3,10 +3,11 @@
 import Courier
 import Foundation
 
-/// A 1 GiB multipart form (a file part from disk between two text fields) sent to `POST /forms`,
-/// which reads it part by part, against a plain upload of the same file to `PUT /files`, through
-/// one Courier client: what streaming a form from disk costs beyond the bytes themselves. Rounds
-/// alternate which goes first.
+/// A 1 GiB multipart form (a file part from disk between two text fields) against a plain upload
+/// of the same file, through one Courier client: what streaming a form from disk costs beyond the
+/// bytes themselves. Both go to `/files`, which checksums every byte as it arrives, so the server
+/// does the same work for both; the form is also sent to `POST /forms`, which parses it part by
+/// part on top (`parsed`), for reference. Rounds alternate which goes first.
 struct FormUploadWorkload: Sendable {
     static let name = "upload_1gib_form"
     static let size = 1024 * FileWorkload.mebibyte
@@ -23,20 +24,32 @@ struct FormUploadWorkload: Sendable {
         var bytes: Int
     }
 
-    /// Runs `rounds` rounds and returns the plain-file and the form samples, one upload each.
-    func run(_ client: Client, files: FileWorkload.Files, rounds: Int) async throws -> (plain: LoadRunner.Sample, form: LoadRunner.Sample) {
+    /// Runs `rounds` rounds and returns the plain-file, the form and the parsed-form samples, one
+    /// upload each.
+    func run(
+        _ client: Client,
+        files: FileWorkload.Files,
+        rounds: Int
+    ) async throws -> (plain: LoadRunner.Sample, form: LoadRunner.Sample, parsed: LoadRunner.Sample) {
         let source = try files.source(bytes: Self.size)
         var plain = LoadRunner.Sample()
         var form = LoadRunner.Sample()
+        var parsed = LoadRunner.Sample()
         let upload = {
             let receipt = try await client.send(Request<FileReceipt>(.put, "files", body: .file(source)).timeout(.seconds(600)))
             guard receipt.bytes == Self.size else { throw RawClients.BadResponse() }
         }
+        var fields = MultipartFormData()
+        fields.append("a caption", named: "caption")
+        fields.appendFile(at: source, named: "video", contentType: "video/mp4")
+        fields.append("the end", named: "trailer")
+        let formRequest = Request<FileReceipt>(.post, "files", body: .multipart(fields)).timeout(.seconds(600))
+        let formLength = try client.prepare(formRequest).payload?.length ?? 0
         let uploadForm = {
-            var fields = MultipartFormData()
-            fields.append("a caption", named: "caption")
-            fields.appendFile(at: source, named: "video", contentType: "video/mp4")
-            fields.append("the end", named: "trailer")
+            let receipt = try await client.send(formRequest)
+            guard Int64(receipt.bytes) == formLength else { throw RawClients.BadResponse() }
+        }
+        let uploadParsedForm = {
             let receipt = try await client.send(Request<FormReceipt>(.post, "forms", body: .multipart(fields)).timeout(.seconds(600)))
             guard receipt.parts.map(\.size) == [9, Self.size, 7] else { throw RawClients.BadResponse() }
         }
@@ -48,8 +61,9 @@ struct FormUploadWorkload: Sendable {
                 form.add(try await Self.timed(uploadForm))
                 plain.add(try await Self.timed(upload))
             }
+            parsed.add(try await Self.timed(uploadParsedForm))
         }
-        return (plain, form)
+        return (plain, form, parsed)
     }
 
     private static func timed(_ operation: () async throws -> Void) async throws -> LoadRunner.Sample {

@@ -1,5 +1,5 @@
 /// How urgent a call is: the order in which waiting calls start when the client limits how many
-/// calls run at once per host (`Configuration.maximumCallsPerHost`).
+/// calls run at once per host (``Configuration/maximumCallsPerHost``).
 ///
 /// Priority only matters while calls wait for a host's free slot. Then the most urgent waiting
 /// call starts first, and calls of one priority start in the order they were made. A call that
