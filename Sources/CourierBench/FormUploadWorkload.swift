@@ -55,22 +55,15 @@ struct FormUploadWorkload: Sendable {
         }
         for round in 0..<rounds {
             if round % 2 == 0 {
-                plain.add(try await Self.timed(upload))
-                form.add(try await Self.timed(uploadForm))
+                plain.add(try await LoadRunner.Sample.timing(upload))
+                form.add(try await LoadRunner.Sample.timing(uploadForm))
             } else {
-                form.add(try await Self.timed(uploadForm))
-                plain.add(try await Self.timed(upload))
+                form.add(try await LoadRunner.Sample.timing(uploadForm))
+                plain.add(try await LoadRunner.Sample.timing(upload))
             }
-            parsed.add(try await Self.timed(uploadParsedForm))
+            parsed.add(try await LoadRunner.Sample.timing(uploadParsedForm))
         }
         return (plain, form, parsed)
-    }
-
-    private static func timed(_ operation: () async throws -> Void) async throws -> LoadRunner.Sample {
-        let start = ContinuousClock.now
-        try await operation()
-        let elapsed = ContinuousClock.now - start
-        return LoadRunner.Sample(requests: 1, elapsed: elapsed, latenciesMicroseconds: [elapsed.microseconds])
     }
 }
 #endif

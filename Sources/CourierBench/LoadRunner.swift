@@ -115,3 +115,13 @@ struct ProcessUsage {
         contextSwitches += other.contextSwitches
     }
 }
+
+extension LoadRunner.Sample {
+    /// One run of `operation`, timed: a sample of one request.
+    static func timing(_ operation: () async throws -> Void) async throws -> LoadRunner.Sample {
+        let start = ContinuousClock.now
+        try await operation()
+        let elapsed = ContinuousClock.now - start
+        return LoadRunner.Sample(requests: 1, elapsed: elapsed, latenciesMicroseconds: [elapsed.microseconds])
+    }
+}

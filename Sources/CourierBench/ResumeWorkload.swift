@@ -56,10 +56,7 @@ struct ResumeWorkload: Sendable {
         // Each side starts with nothing waiting to be written back (the other side's gigabyte, or
         // the cut half, would make the kernel throttle its writes sooner).
         sync()
-        let start = ContinuousClock.now
-        try await operation()
-        let elapsed = ContinuousClock.now - start
-        return LoadRunner.Sample(requests: 1, elapsed: elapsed, latenciesMicroseconds: [elapsed.microseconds])
+        return try await LoadRunner.Sample.timing(operation)
     }
 }
 #endif

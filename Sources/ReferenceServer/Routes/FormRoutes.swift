@@ -11,17 +11,8 @@ import Hummingbird
 ///   without its closing boundary) is not counted.
 /// - `GET /forms/received`: `{"complete": N}`, how many forms were read whole.
 enum FormRoutes {
-    struct Receipt: Codable {
-        var parts: [Part]
-    }
-
-    struct Part: Codable {
-        var name: String?
-        var filename: String?
-        var content_type: String?
-        var size: Int
-        var checksum: UInt64
-        var text: String?
+    struct Receipt: Encodable {
+        var parts: [MultipartSummary]
     }
 
     struct Received: Codable {
@@ -47,13 +38,7 @@ enum FormRoutes {
                 return JSONResponse.message("The form's part heads are malformed.", status: .badRequest)
             }
             await tally.count()
-            return JSONResponse.make(
-                Receipt(
-                    parts: parts.map {
-                        Part(name: $0.name, filename: $0.filename, content_type: $0.content_type, size: $0.size, checksum: $0.checksum, text: $0.text)
-                    }
-                )
-            )
+            return JSONResponse.make(Receipt(parts: parts))
         }
         router.get("forms/received") { _, _ -> Response in
             JSONResponse.make(Received(complete: await tally.complete))
