@@ -141,6 +141,21 @@ struct UploadTests {
         }
     }
 
+    @Test("the reference server reads a preamble, parts without headers and empty parts as RFC 7578 says")
+    func serverReadsOddForms() async throws {
+        let body =
+            "a preamble to ignore\r\n--b\r\n\r\nno headers\r\n--b\r\n\r\n\r\n--b  \r\n"
+            + "Content-Disposition: form-data; name=\"last\"\r\n\r\nend\r\n--b--\r\nan epilogue"
+        try await withBackends { backends in
+            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
+            let receipt = try await client.send(
+                Request<Receipt>(.post, "forms", body: .data(Data(body.utf8), contentType: "multipart/form-data; boundary=b"))
+            )
+            #expect(receipt.parts.map(\.text) == ["no headers", "", "end"])
+            #expect(receipt.parts.map(\.name) == [nil, nil, "last"])
+        }
+    }
+
     @Test("a 1 GiB form raises the client's peak memory by at most 32 MiB", arguments: ["urlsession", "asynchttpclient"])
     func gigabyteForm(transport: String) async throws {
         #if !AsyncHTTPClient

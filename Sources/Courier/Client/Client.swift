@@ -241,8 +241,9 @@ public final class Client: Sendable {
     /// The line for calls under a per-host limit of `limit`.
     func hostCallQueue(limit: Int) -> HostCallQueue {
         hostCalls.withLock { queue in
+            let limit = max(1, limit)
             if let queue, queue.limit == limit { return queue }
-            let made = HostCallQueue(limit: max(1, limit))
+            let made = HostCallQueue(limit: limit)
             queue = made
             return made
         }

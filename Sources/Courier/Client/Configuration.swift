@@ -93,11 +93,14 @@ public struct Configuration: Sendable {
     /// coalescing off; when it leaves (cancelled, or past its deadline), a caller still waiting
     /// sends it again. Calls that stream or download their body, or send one, are never merged.
     public var coalescesRequests = true
-    /// How many calls to one host (scheme, host and port) may run at once; `nil`, no limit, by
-    /// default. Calls beyond it wait and start in priority order (``Request/priority(_:)``): work
-    /// already running is never stopped, but new background work waits while user-initiated work
-    /// is queued. The limit counts calls from start to end (retries and redirects included), not
-    /// connections, which stay the transport's business. A waiting call counts in
+    /// How many calls to one host (scheme, host and port) may be at the transport at once; `nil`,
+    /// no limit, by default (a value below 1 counts as 1). Calls beyond it wait and start in
+    /// priority order (``Request/priority(_:)``): work already running is never stopped, but new
+    /// background work waits while user-initiated work is queued. The limit counts calls, not
+    /// connections, which stay the transport's business: a call holds its slot while an attempt
+    /// of it (its redirects included) is under way, up to the response's head for a streamed
+    /// body, and not while it waits in middleware (a token refresh, a back-off between retries),
+    /// so a refresh sent through the same client always finds a slot. A waiting call counts in
     /// ``Client/activity``, can be cancelled (it leaves the line at once, as with
     /// ``Client/cancelAll()``), and fails with ``CourierError/Kind/timedOut`` when its timeout
     /// passes before its turn.

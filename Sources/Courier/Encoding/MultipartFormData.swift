@@ -68,8 +68,10 @@ public struct MultipartFormData: Sendable, Hashable {
     }
 
     /// Appends a file read from disk as the body is sent, never held in memory whole. Its size is
-    /// read when the request is built; a file that is longer or shorter when it is sent fails the
-    /// upload with ``CourierError/Kind/fileAccessFailed`` before the body ends.
+    /// read when the request is built (by `send`, `prepare` or an offline queue's `enqueue`,
+    /// which fail with ``CourierError/Kind/fileAccessFailed`` for a file that cannot be read); a
+    /// file that is longer or shorter when it is sent fails the upload with
+    /// ``CourierError/Kind/fileAccessFailed`` before the body ends.
     /// - Parameters:
     ///   - url: A `file:` URL of a regular file.
     ///   - name: The field name.

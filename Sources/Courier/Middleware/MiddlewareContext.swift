@@ -24,6 +24,9 @@ public struct MiddlewareContext: Sendable {
         get { payload?.file }
         set {}
     }
+    /// How urgent the call is (``Request/priority(_:)``): the order its attempts start in under
+    /// ``Configuration/maximumCallsPerHost``.
+    public var priority = RequestPriority.userInitiated
     /// The body the call started with, as the endpoint encoded it: what travels on to the
     /// transport while the middleware passes its ``RequestPayload/body`` on unchanged.
     var payload: RequestPayload?

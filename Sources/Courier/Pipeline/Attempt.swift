@@ -10,7 +10,10 @@ import OpenAPIRuntime
 /// ``Client/cancelAll()`` fire and the transport obeys, so that a timed-out attempt ends with
 /// ``CourierError/Kind/timedOut`` while the call goes on (a retry may follow). One per call,
 /// shared by its attempts. An attempt at a `GET` identical to one in flight joins it instead
-/// (``RequestCoalescer``).
+/// (``RequestCoalescer``). Under ``Configuration/maximumCallsPerHost``, an attempt first waits
+/// for its turn (``HostCallQueue``) and holds its host's slot until it returns: a call waiting in
+/// middleware (a token refresh, a back-off) holds none, so a refresh sent through the same client
+/// always finds one.
 final class Attempt: Sendable {
     /// Each redirect hop's request and response.
     let exchange: TransportExchange
@@ -20,18 +23,37 @@ final class Attempt: Sendable {
     let call: InFlightCall
     /// Where identical `GET`s in flight are sent once; `nil` when the client does not coalesce.
     let coalescer: RequestCoalescer?
+    /// The line attempts wait in under a per-host limit; `nil` without one.
+    let hostCalls: HostCallQueue?
 
-    init(exchange: TransportExchange, hops: HopPolicy, call: InFlightCall, coalescer: RequestCoalescer?) {
+    init(exchange: TransportExchange, hops: HopPolicy, call: InFlightCall, coalescer: RequestCoalescer?, hostCalls: HostCallQueue? = nil) {
         self.exchange = exchange
         self.hops = hops
         self.call = call
         self.coalescer = coalescer
+        self.hostCalls = hostCalls
     }
 
     /// Runs one attempt: the signature of ``MiddlewareNext``, so that it ends the chain.
     /// - Returns: The last hop's response, with the URL it came from and the attempts so far
     ///   (the context's number, plus any the transport made by itself).
     func run(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> MiddlewareResponse {
+        guard let hostCalls else { return try await attempt(request, body: body, context: context) }
+        let ticket = hostCalls.admit(host: context.origin.absoluteString.lowercased(), priority: context.priority)
+        defer { hostCalls.release(ticket) }
+        let clock = context.elapsedClock
+        try await call.waitForTurn(
+            ticket,
+            in: hostCalls,
+            deadline: clock.now() + context.timeout,
+            clock: clock,
+            timeoutError: Self.timeoutError(after: context.timeout)
+        )
+        return try await attempt(request, body: body, context: context)
+    }
+
+    /// The attempt itself, once it may run.
+    private func attempt(_ request: HTTPRequest, body: HTTPBody?, context: MiddlewareContext) async throws -> MiddlewareResponse {
         if let coalescer, RequestCoalescer.coalesces(request, body: body, delivery: exchange.delivery) {
             // The first caller sends, in its own task as below; identical callers meanwhile wait.
             return try await coalescer.response(for: request, context: context, call: call, limit: exchange.delivery.limit) { interruption in

@@ -37,22 +37,7 @@ extension Client {
     ) async throws(CourierError) -> Value {
         let call = inFlight.begin()
         defer { call.end() }
-        var turn: (ticket: HostCallQueue.Ticket, queue: HostCallQueue)?
-        defer { turn.map { $0.queue.release($0.ticket) } }
         do {
-            if let limit = snapshot.value.maximumCallsPerHost {
-                let queue = hostCallQueue(limit: limit)
-                let ticket = queue.admit(host: prepared.origin.absoluteString.lowercased(), priority: prepared.priority)
-                turn = (ticket, queue)
-                let clock = snapshot.value.elapsedClock
-                try await call.waitForTurn(
-                    ticket,
-                    in: queue,
-                    deadline: clock.now() + prepared.timeout,
-                    clock: clock,
-                    timeoutError: Attempt.timeoutError(after: prepared.timeout)
-                )
-            }
             let body = prepared.payload?.body
             var context = MiddlewareContext(
                 name: prepared.name,
@@ -62,6 +47,7 @@ extension Client {
             )
             context.credentialFields = snapshot.hops.credentialFields
             context.payload = prepared.payload
+            context.priority = prepared.priority
             context.elapsedClock = snapshot.value.elapsedClock
             context.currentDate = snapshot.value.currentDate
             context.responseDelivery = delivery
@@ -77,7 +63,8 @@ extension Client {
                 exchange: exchange,
                 hops: snapshot.hops,
                 call: call,
-                coalescer: snapshot.value.coalescesRequests ? coalescer : nil
+                coalescer: snapshot.value.coalescesRequests ? coalescer : nil,
+                hostCalls: snapshot.value.maximumCallsPerHost.map { hostCallQueue(limit: $0) }
             )
             let send = MiddlewareChain.composed(middleware, call: call, terminal: attempt.run)
             return try await read(try await send(prepared.request, body, context))

@@ -63,6 +63,8 @@ extension RequestBuilder {
             timeout: deferred.timeout ?? configuration.timeout,
             name: deferred.name,
             requiresAuthentication: deferred.requiresAuthentication,
+            // Queued work drains in the background: the screen's calls go first.
+            priority: .background,
             origin: base.origin
         )
     }

@@ -80,4 +80,27 @@ public struct TransportRequest: Sendable {
         self.init(request: request, origin: origin, name: name, delivery: delivery, progress: progress)
         self.payload = payload
     }
+
+    /// Creates a request for a transport whose body may be a file.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - body: Its body, if any.
+    ///   - bodyFile: A file to send as the body instead; one that cannot be read leaves `body`.
+    ///   - origin: Scheme, host and port.
+    ///   - name: The call's name.
+    ///   - delivery: How the response body is wanted.
+    ///   - progress: Receives transfer progress.
+    @available(*, deprecated, message: "The body is one value: use init(request:payload:origin:name:delivery:progress:) with RequestPayload.file(_:).")
+    public init(
+        request: HTTPRequest,
+        body: HTTPBody? = nil,
+        bodyFile: URL?,
+        origin: URL,
+        name: String,
+        delivery: ResponseBodyDelivery,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) {
+        self.init(request: request, body: body, origin: origin, name: name, delivery: delivery, progress: progress)
+        if let bodyFile, let file = try? RequestPayload.file(bodyFile) { payload = file }
+    }
 }

@@ -20,7 +20,8 @@ package enum BodySegment: Sendable, Hashable {
     /// - Throws: ``CourierError/Kind/fileAccessFailed`` when `url` is not a readable regular file.
     static func file(_ url: URL) throws(CourierError) -> BodySegment {
         guard url.isFileURL else {
-            throw CourierError(.invalidRequest, message: "A file body needs a file: URL, not \(url.absoluteString).")
+            // Only the scheme: a signed or credentialed URL must not reach an error's text.
+            throw CourierError(.invalidRequest, message: "A file body needs a file: URL, not a \(url.scheme ?? "relative") URL.")
         }
         let attributes: [FileAttributeKey: Any]
         do {

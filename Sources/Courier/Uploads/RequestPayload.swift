@@ -81,7 +81,8 @@ public struct RequestPayload: Sendable, Hashable {
     ///   - form: The form.
     ///   - boundary: The boundary; see ``MultipartFormData/contentType(boundary:)``.
     /// - Returns: The payload.
-    /// - Throws: ``CourierError/Kind/fileAccessFailed`` when a file part cannot be read.
+    /// - Throws: ``CourierError/Kind/fileAccessFailed`` when a file part cannot be read,
+    ///   ``CourierError/Kind/invalidRequest`` for a file part whose URL is not a `file:` URL.
     public static func multipart(_ form: MultipartFormData, boundary: String) throws(CourierError) -> RequestPayload {
         try segmented(.multipart(form, boundary: boundary), try form.segments(boundary: boundary))
     }

@@ -34,6 +34,8 @@ final class SegmentReader {
             let segment = segments[index]
             let remaining = segment.length - offset
             guard remaining > 0 else {
+                // An empty file must still be there, and still be empty.
+                if case .file(let url, let size) = segment, size == 0 { _ = try read(0, of: url, size: 0, last: true) }
                 try finishSegment()
                 continue
             }

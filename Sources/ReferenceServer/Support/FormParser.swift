@@ -106,14 +106,15 @@ struct FormParser {
                         return
                     }
                 case .head:
-                    if let found = Self.find([13, 10, 13, 10], in: rest) {
-                        head(try Self.fields(UnsafeRawBufferPointer(rebasing: rest[..<found])))
-                        consumed += found + 4
-                        state = .body
-                    } else if rest.count >= 2, rest[0] == 13, rest[1] == 10 {
-                        // A part with no header fields at all.
+                    guard rest.count >= 2 else { return }
+                    if rest[0] == 13, rest[1] == 10 {
+                        // A part with no header fields at all: its bytes begin after this CRLF.
                         head([])
                         consumed += 2
+                        state = .body
+                    } else if let found = Self.find([13, 10, 13, 10], in: rest) {
+                        head(try Self.fields(UnsafeRawBufferPointer(rebasing: rest[..<found])))
+                        consumed += found + 4
                         state = .body
                     } else {
                         guard rest.count <= Self.largestHead else { throw Failure.headTooLarge }

@@ -2,6 +2,7 @@
 import CourierTesting
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import TestSupport
 import Testing
 
@@ -127,5 +128,37 @@ struct HostLimitTests {
         #expect(try await unlimited.send(Request<JSONValue>(.get, "now/free")) == ["ok": true])
         gate.open()
         _ = try await running.value
+    }
+
+    /// Sends a call of its own through the same client before passing the request on, as a token
+    /// refresh does.
+    struct CallFirst: Middleware {
+        let client: LockedBox<Client?>
+
+        func intercept(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            context: MiddlewareContext,
+            next: MiddlewareNext
+        ) async throws -> MiddlewareResponse {
+            if request.path == "/now/outer", let client = client.value {
+                _ = try await client.send(Request<JSONValue>(.get, "now/inner"))
+            }
+            return try await next(request, body, context)
+        }
+    }
+
+    @Test("a call made from middleware through the same client, as a token refresh is, finds a slot")
+    func callFromMiddleware() async throws {
+        let box = LockedBox<Client?>(nil)
+        let client = Client(baseURL: "https://api.example.com", transport: stub) {
+            $0.maximumCallsPerHost = 1
+            $0.middleware = [CallFirst(client: box)]
+            $0.timeout = .seconds(60)
+        }
+        box.mutate { $0 = client }
+        let outer = try await client.send(Request<JSONValue>(.get, "now/outer"))
+        #expect(outer == ["ok": true])
+        #expect(sentPaths == ["/now/inner", "/now/outer"])
     }
 }
