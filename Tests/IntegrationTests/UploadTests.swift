@@ -1,7 +1,5 @@
 import Courier
 import Foundation
-import HTTPTypes
-import OpenAPIRuntime
 import ReferenceServer
 import TestSupport
 import Testing
@@ -25,26 +23,11 @@ struct UploadTests {
         var complete: Int
     }
 
-    /// Changes the world after the request is built (its files' sizes read) and before the
-    /// transport reads its body.
-    struct BeforeSending: Middleware {
-        let change: @Sendable () throws -> Void
-
-        func intercept(
-            _ request: HTTPRequest,
-            body: HTTPBody?,
-            context: MiddlewareContext,
-            next: MiddlewareNext
-        ) async throws -> MiddlewareResponse {
-            try change()
-            return try await next(request, body, context)
-        }
-    }
-
-    /// A client of `server` whose requests pass `change` on their way.
+    /// A client of `server` whose requests pass `change` on their way: after the request is built
+    /// (its files' sizes read) and before the transport reads its body.
     static func client(_ backends: ReferenceBackends, change: @escaping @Sendable () throws -> Void) -> Client {
         var configuration = Configuration(baseURL: BaseURL(backends.server.baseURL))
-        configuration.middleware = [BeforeSending(change: change)]
+        configuration.middleware = [RunningFirst { _ in try change() }]
         return Client(configuration: configuration, transport: backends.transport)
     }
 

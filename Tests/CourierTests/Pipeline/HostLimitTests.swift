@@ -2,7 +2,6 @@
 import CourierTesting
 import Foundation
 import HTTPTypes
-import OpenAPIRuntime
 import TestSupport
 import Testing
 
@@ -130,30 +129,18 @@ struct HostLimitTests {
         _ = try await running.value
     }
 
-    /// Sends a call of its own through the same client before passing the request on, as a token
-    /// refresh does.
-    struct CallFirst: Middleware {
-        let client: LockedBox<Client?>
-
-        func intercept(
-            _ request: HTTPRequest,
-            body: HTTPBody?,
-            context: MiddlewareContext,
-            next: MiddlewareNext
-        ) async throws -> MiddlewareResponse {
-            if request.path == "/now/outer", let client = client.value {
-                _ = try await client.send(Request<JSONValue>(.get, "now/inner"))
-            }
-            return try await next(request, body, context)
-        }
-    }
-
     @Test("a call made from middleware through the same client, as a token refresh is, finds a slot")
     func callFromMiddleware() async throws {
         let box = LockedBox<Client?>(nil)
         let client = Client(baseURL: "https://api.example.com", transport: stub) {
             $0.maximumCallsPerHost = 1
-            $0.middleware = [CallFirst(client: box)]
+            // A call of its own through the same client first, as a token refresh is.
+            $0.middleware = [
+                RunningFirst { request in
+                    guard request.path == "/now/outer", let client = box.value else { return }
+                    _ = try await client.send(Request<JSONValue>(.get, "now/inner"))
+                }
+            ]
             $0.timeout = .seconds(60)
         }
         box.mutate { $0 = client }
