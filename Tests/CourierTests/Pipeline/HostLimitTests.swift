@@ -35,21 +35,34 @@ struct HostLimitTests {
     @Test("with a limit of 2, a user-initiated call queued behind 10 background calls starts before all that wait")
     func userInitiatedFirst() async throws {
         let client = client(limit: 2)
-        let background = (1...10).map { index in
+        let firstGate = StubGate()
+        stub.answer(.path("first/{}"), with: .json(["ok": true]).held(until: firstGate))
+        // Two background calls hold the slots: one answers when `firstGate` opens, one when `gate` does.
+        let first = Task { try await client.send(Request<JSONValue>(.get, "first/bg1").priority(.background)) }
+        #expect(await eventually { firstGate.waitingCount == 1 })
+        let second = Task { try await client.send(Request<JSONValue>(.get, "held/bg2").priority(.background)) }
+        #expect(await eventually { gate.waitingCount == 1 })
+        let background = (3...10).map { index in
             Task { try await client.send(Request<JSONValue>(.get, "held/bg\(index)").priority(.background)) }
         }
-        #expect(await eventually { gate.waitingCount == 2 && waiting(client, limit: 2) == 8 })
+        #expect(await eventually { waiting(client, limit: 2) == 8 })
         let user = Task { try await client.send(Request<JSONValue>(.get, "held/user")) }
         #expect(await eventually { waiting(client, limit: 2) == 9 })
         #expect(sentPaths.count == 2, "work beyond the limit waits")
+
+        // One slot frees: it goes to the user-initiated call, ahead of the eight that came before it.
+        firstGate.open()
+        _ = try await first.value
+        #expect(await eventually { sentPaths.count == 3 })
+        #expect(sentPaths.last == "/held/user", "the first slot that frees goes to the user-initiated call")
+        #expect(waiting(client, limit: 2) == 8)
+
         gate.open()
         _ = try await user.value
+        _ = try await second.value
         for call in background { _ = try await call.value }
-        let order = sentPaths
-        let userIndex = try #require(order.firstIndex(of: "/held/user"))
-        let waitingBackground = order.dropFirst(2).filter { $0 != "/held/user" }
-        #expect(waitingBackground.count == 8)
-        #expect(userIndex == 2, "the first slot that frees goes to the user-initiated call: \(order)")
+        #expect(sentPaths.count == 11)
+        #expect(sentPaths.dropFirst(3).allSatisfy { $0.hasPrefix("/held/bg") })
     }
 
     @Test("waiting calls of one priority start in the order they came")
