@@ -76,10 +76,31 @@ extension HTTPClientTransport {
         for request: TransportRequest,
         attempts: Int
     ) async throws -> TransportResponse {
-        let task = client(for: request.origin).execute(
+        let httpClient = client(for: request.origin)
+        let response = try await eventLoopChoice.withLoop(for: httpClient) { loop in
+            try await collect(clientRequest, with: delegate, through: httpClient, on: loop.map { .delegate(on: $0) } ?? .indifferent, for: request)
+        }
+        let head = response.head
+        let method = request.request.method
+        guard method != .head, method != .connect, response.body.readableBytes > 0 else {
+            return TransportResponse(response: head, body: nil, attempts: attempts)
+        }
+        let bytes = response.body.withUnsafeReadableBytes { ArraySlice($0) }
+        return TransportResponse(response: head, body: HTTPBody(bytes), attempts: attempts)
+    }
+
+    /// Runs `clientRequest` as an `HTTPClient.Task` and waits for its result.
+    private func collect(
+        _ clientRequest: HTTPClient.Request,
+        with delegate: CollectingResponseDelegate,
+        through httpClient: HTTPClient,
+        on preference: HTTPClient.EventLoopPreference,
+        for request: TransportRequest
+    ) async throws -> CollectingResponseDelegate.Response {
+        let task = httpClient.execute(
             request: clientRequest,
             delegate: delegate,
-            eventLoop: .indifferent,
+            eventLoop: preference,
             deadline: nil,
             logger: nil
         )
@@ -90,9 +111,8 @@ extension HTTPClientTransport {
             if !delegate.receivedHead { task.fail(reason: HTTPClientError.deadlineExceeded) }
         }
         task.futureResult.whenComplete { _ in headDeadline.cancel() }
-        let response: CollectingResponseDelegate.Response
         do {
-            response = try await request.interruption.withHandler {
+            return try await request.interruption.withHandler {
                 try await withTaskCancellationHandler {
                     try await task.get()
                 } onCancel: {
@@ -104,13 +124,6 @@ extension HTTPClientTransport {
         } catch let error where delegate.receivedHead && !(error is CourierError) {
             throw CourierError.incompleteBody(after: AsyncHTTPClientErrorClassifier.courierError(for: error))
         }
-        let head = response.head
-        let method = request.request.method
-        guard method != .head, method != .connect, response.body.readableBytes > 0 else {
-            return TransportResponse(response: head, body: nil, attempts: attempts)
-        }
-        let bytes = response.body.withUnsafeReadableBytes { ArraySlice($0) }
-        return TransportResponse(response: head, body: HTTPBody(bytes), attempts: attempts)
     }
 }
 #endif

@@ -42,6 +42,8 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     let webSocketTLS: TLSConfiguration
     /// The pins `wss` sockets are checked against, if any.
     let trust: ServerTrust?
+    /// The event loop each request sent through the delegate API runs on.
+    let eventLoopChoice: EventLoopChoice
 
     /// Creates the transport.
     /// - Parameters:
@@ -75,6 +77,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         self.directClient = directClient
         self.pinnedClients = pinnedClients
         self.ownsClients = ownsClients
+        self.eventLoopChoice = EventLoopChoice(group: client.eventLoopGroup)
         self.contentCodings = contentCodings
         let (seconds, attoseconds) = deadline.components
         self.deadline = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
