@@ -284,7 +284,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
             headers.add(name: field.name.rawName, value: field.value)
         }
         // HTTPFields keeps each cookie as a field of its own; HTTP/1.1 wants one `Cookie` line.
-        if let cookies = request.headerFields[.cookie] {
+        if let cookies = request.headerFields.value(of: .cookie) {
             headers.add(name: HTTPField.Name.cookie.rawName, value: cookies)
         }
         return headers
@@ -293,13 +293,13 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     /// The body's length after decoding, when the head tells it: `Content-Length` counts the
     /// encoded bytes of a compressed body.
     static func decodedLength(of head: HTTPResponse) -> Int64? {
-        guard head.headerFields[.contentEncoding] == nil else { return nil }
+        guard !head.headerFields.contains(.contentEncoding) else { return nil }
         return ContentLength.bodyLength(of: head)
     }
 
     /// The body's length after decoding, `total` being the head's `Content-Length` already read.
     static func decodedLength(_ total: Int64?, of head: HTTPResponse) -> Int64? {
-        head.headerFields[.contentEncoding] == nil ? total : nil
+        head.headerFields.contains(.contentEncoding) ? nil : total
     }
 
     static func length(of body: HTTPBody) -> HTTPClientRequest.Body.Length {

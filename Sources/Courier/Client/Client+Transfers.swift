@@ -60,7 +60,7 @@ extension Client {
         configuration: Configuration
     ) throws(CourierError) -> PreparedRequest {
         var prepared = try RequestBuilder.prepare(request, configuration: configuration)
-        if request.headerFields[.accept] == nil, configuration.commonParameters.headerFields[.accept] == nil {
+        if !request.headerFields.contains(.accept), !configuration.commonParameters.headerFields.contains(.accept) {
             prepared.request.headerFields[.accept] = nil
         }
         return prepared

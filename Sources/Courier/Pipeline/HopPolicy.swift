@@ -15,7 +15,7 @@ struct HopPolicy: Sendable {
     func addingCookies(to request: HTTPRequest, at url: URL) -> HTTPRequest {
         guard let cookieJar, let cookies = cookieJar.fieldValue(for: url) else { return request }
         var request = request
-        if let own = request.headerFields[.cookie], !own.isEmpty {
+        if let own = request.headerFields.value(of: .cookie), !own.isEmpty {
             request.headerFields[.cookie] = own + "; " + cookies
         } else {
             request.headerFields[.cookie] = cookies

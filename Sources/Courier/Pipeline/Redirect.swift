@@ -33,7 +33,7 @@ struct Redirect: Equatable {
         allowsInsecure: Bool = false,
         allowsCrossOriginBody: Bool = false
     ) throws(CourierError) -> Redirect? {
-        guard statuses.contains(response.status.code), let location = response.headerFields[.location] else { return nil }
+        guard statuses.contains(response.status.code), let location = response.headerFields.value(of: .location) else { return nil }
         func refusal(_ kind: CourierError.Kind, _ message: String) -> CourierError {
             var error = CourierError(kind, message: message)
             error.status = response.status

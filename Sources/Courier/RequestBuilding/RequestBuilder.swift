@@ -44,7 +44,7 @@ enum RequestBuilder {
         if target.count == pathLength + 1 { target.removeLast() }
 
         var headerFields = Self.headerFields(request.headerFields, over: configuration.commonParameters.headerFields)
-        if request.decoding.expectsJSON && headerFields[.accept] == nil {
+        if request.decoding.expectsJSON && !headerFields.contains(.accept) {
             headerFields.append(Self.acceptJSON)
         }
 

@@ -11,7 +11,7 @@ package enum ContentLength {
     /// (`42, 42`) is that value, as RFC 9110 allows, and different values are no length at all. A
     /// length past `Int64` is `Int64.max`: larger than any limit, never an overflow.
     package static func value(in fields: HTTPFields) -> Int64? {
-        fields[.contentLength].flatMap(value(of:))
+        fields.value(of: .contentLength).flatMap(value(of:))
     }
 
     /// The length of the body `response` carries: `nil` when it declares none, or when its status

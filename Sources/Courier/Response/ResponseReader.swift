@@ -41,7 +41,7 @@ enum ResponseReader {
                     message: "The server sent an empty body (status \(response.status.code)) where JSON was expected."
                 )
             }
-            if let contentType = response.headerFields[.contentType], !isJSON(contentType) {
+            if let contentType = response.headerFields.value(of: .contentType), !isJSON(contentType) {
                 var error = CourierError(.invalidResponse, message: "The server sent \"\(contentType)\" where JSON was expected.")
                 error.responseBody = body.prefix(keptErrorBodySize)
                 throw error

@@ -45,14 +45,14 @@ extension ContentCoding {
     /// Responses that carry no body (to `HEAD`, 1xx, 204, 304) are never refused: their
     /// `Content-Encoding` describes a body that is not there.
     static func refusal(of response: HTTPResponse, to request: HTTPRequest, decoded: Set<ContentCoding>) -> CourierError? {
-        guard request.method != .head, response.headerFields[.contentEncoding] != nil else { return nil }
-        return refusal(of: response, asked: listed(in: request.headerFields[.acceptEncoding]), decoded: decoded)
+        guard request.method != .head, response.headerFields.contains(.contentEncoding) else { return nil }
+        return refusal(of: response, asked: listed(in: request.headerFields.value(of: .acceptEncoding)), decoded: decoded)
     }
 
     /// The error for a response whose body comes in a coding outside `decoded` and `asked`, or
     /// `nil` when it can be read.
     static func refusal(of response: HTTPResponse, asked: [ContentCoding] = [], decoded: Set<ContentCoding>) -> CourierError? {
-        guard let field = response.headerFields[.contentEncoding], response.status.kind != .informational,
+        guard let field = response.headerFields.value(of: .contentEncoding), response.status.kind != .informational,
             response.status != .noContent, response.status != .notModified
         else { return nil }
         guard let unknown = listed(in: field).first(where: { !decoded.contains($0) && !asked.contains($0) }) else {

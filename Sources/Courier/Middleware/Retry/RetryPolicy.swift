@@ -86,7 +86,7 @@ public struct RetryPolicy: Sendable {
     public static func isRepeatable(_ request: HTTPRequest) -> Bool {
         switch request.method {
         case .get, .head, .put, .delete, .options, .trace: true
-        default: request.headerFields[.idempotencyKey] != nil
+        default: request.headerFields.contains(.idempotencyKey)
         }
     }
 }

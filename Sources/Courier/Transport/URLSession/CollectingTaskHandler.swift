@@ -44,13 +44,13 @@ final class CollectingTaskHandler: DataTaskHandler, @unchecked Sendable {
             let head = try SessionTransport.response(from: response)
             let length = ContentLength.bodyLength(of: head)
             // An encoded body's length is not its decoded length; only a plain one is checked early.
-            if head.headerFields[.contentEncoding] == nil, let length, length > limit {
+            if !head.headerFields.contains(.contentEncoding), let length, length > limit {
                 settle(.failure(CourierError.bodyTooLarge(length: length, limit: limit)), stoppingTask: true)
                 return
             }
             state.withLock { state in
                 state.response = head
-                if let length, length <= limit, head.headerFields[.contentEncoding] == nil {
+                if let length, length <= limit, !head.headerFields.contains(.contentEncoding) {
                     state.bytes.reserveCapacity(Int(length))
                 }
             }

@@ -30,7 +30,7 @@ extension SessionTransport {
         }
         // HTTPFields keeps each cookie as a field of its own; HTTP/1.1 wants one `Cookie` line,
         // joined with "; " (URLRequest would join them with ", ").
-        if let cookies = request.headerFields[.cookie] {
+        if let cookies = request.headerFields.value(of: .cookie) {
             urlRequest.setValue(cookies, forHTTPHeaderField: HTTPField.Name.cookie.rawName)
         }
         return urlRequest

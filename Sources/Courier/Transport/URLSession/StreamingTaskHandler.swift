@@ -54,7 +54,7 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
             state.body = spooled
             return spooled
         }
-        let encoded = head.headerFields[.contentEncoding] != nil
+        let encoded = head.headerFields.contains(.contentEncoding)
         let length = encoded ? nil : ContentLength.bodyLength(of: head)
         let body = HTTPBody(
             ReaderStoppingChunks(body: spooled),
