@@ -5,7 +5,10 @@ import HTTPTypes
 /// field as sent (`Authorization`, `Cookie`, `Accept`, `Accept-Language`, `Accept-Encoding`, any
 /// a `Vary` may name, every credential field), except the fields that only identify one request
 /// for tracing and logs (`traceparent`, `X-Request-ID`, …).
-struct CoalescingKey: Sendable, Hashable {
+///
+/// A reference, so that the key an exchange is filed under finds itself by identity when the
+/// exchange ends, without comparing every field.
+final class CoalescingKey: Sendable, Hashable {
     let method: HTTPRequest.Method
     let target: String
     /// The request's fields but those naming it for tracing, compared in order: requests built
@@ -17,16 +20,24 @@ struct CoalescingKey: Sendable, Hashable {
     init(_ request: HTTPRequest, origin: URL) {
         method = request.method
         target = origin.absoluteString + (request.path ?? "/")
-        var fields = request.headerFields
-        for name in Self.perRequestFields where fields.contains(name) {
-            fields[name] = nil
+        // One pass over the fields; a copy only when one of them names the request.
+        let sent = request.headerFields
+        if sent.contains(where: { Self.perRequestFields.contains($0.name) }) {
+            var fields = HTTPFields()
+            fields.append(contentsOf: sent.lazy.filter { !Self.perRequestFields.contains($0.name) })
+            self.fields = fields
+        } else {
+            self.fields = sent
         }
-        self.fields = fields
         var hasher = Hasher()
         hasher.combine(method)
         hasher.combine(target)
         hasher.combine(fields.count)
-        for field in fields { hasher.combine(field) }
+        // Names and values as strings: `HTTPField`'s own hash feeds the value one byte at a time.
+        for field in fields {
+            hasher.combine(field.name.canonicalName)
+            hasher.combine(field.value)
+        }
         digest = hasher.finalize()
     }
 
@@ -35,11 +46,12 @@ struct CoalescingKey: Sendable, Hashable {
     }
 
     static func == (a: CoalescingKey, b: CoalescingKey) -> Bool {
-        a.digest == b.digest && a.method == b.method && a.target == b.target && a.fields.elementsEqual(b.fields)
+        a === b || a.digest == b.digest && a.method == b.method && a.target == b.target && a.fields.elementsEqual(b.fields)
     }
 
     /// Fields that name one request for tracing and logs, not what it asks for.
-    static let perRequestFields: [HTTPField.Name] =
+    static let perRequestFields: Set<HTTPField.Name> = Set(
         ["traceparent", "tracestate", "baggage", "X-Request-ID", "X-Correlation-ID", "X-B3-TraceId", "X-B3-SpanId", "b3", "X-Amzn-Trace-Id"]
-        .compactMap { HTTPField.Name($0) }
+            .compactMap { HTTPField.Name($0) }
+    )
 }

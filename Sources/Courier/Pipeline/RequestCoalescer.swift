@@ -137,30 +137,54 @@ final class RequestCoalescer: Sendable {
     ) async throws -> MiddlewareResponse {
         var interrupted = false
         do {
-            let answer = try await call.interruptible(
+            let outcome = try await call.interruptible(
                 deadline: deadline,
                 clock: context.elapsedClock,
                 timeoutError: Attempt.timeoutError(after: context.timeout)
-            ) { interruption in
+            ) { interruption -> Outcome in
                 do {
                     var result = try await exchange(interruption)
+                    // Nobody joined: nobody can any more, and the response needs no copy.
+                    if closeIfAlone(shared) { return .alone(result) }
                     let body = result.body == nil ? nil : try await ResponseBody.bytes(of: result.body, upTo: limit)
                     let extraAttempts = result.attempts - context.attempt
                     result.body = nil
-                    return Shared(result: result, body: body, extraAttempts: extraAttempts)
+                    return .shared(Shared(result: result, body: body, extraAttempts: extraAttempts))
                 } catch {
                     interrupted = interruption.isInterrupted
                     throw error
                 }
             }
-            finish(shared, with: .success(answer))
-            return answer.response(attempt: context.attempt)
+            switch outcome {
+            case .alone(let response):
+                return response
+            case .shared(let answer):
+                finish(shared, with: .success(answer))
+                return answer.response(attempt: context.attempt)
+            }
         } catch {
             // The caller left (its deadline, its cancellation, `cancelAll()`): the joiners are not
             // bound by that, and one of them sends again. Any other failure is the answer.
             let left = interrupted || Task.isCancelled || error is CancellationError
             finish(shared, with: left ? .failure(HandOver()) : .failure(error))
             throw error
+        }
+    }
+
+    /// What the first caller's exchange ended with: its own response when nobody joined, or the
+    /// answer to share.
+    private enum Outcome: Sendable {
+        case alone(MiddlewareResponse)
+        case shared(Shared)
+    }
+
+    /// Ends `shared` when no caller has joined it: later callers start a new exchange.
+    /// - Returns: Whether it ended; `false` when callers wait for its answer.
+    private func closeIfAlone(_ shared: Exchange) -> Bool {
+        state.withLock { state in
+            guard shared.joiners.isEmpty else { return false }
+            if state.exchanges[shared.key] === shared { state.exchanges[shared.key] = nil }
+            return true
         }
     }
 
