@@ -185,4 +185,36 @@ struct RequestCoalescingTests {
         for call in calls { _ = try await call.value }
         #expect(sends == 5)
     }
+
+    @Test("a caller nobody joined gets its response as sent, and the next identical call sends again")
+    func aloneThenAgain() async throws {
+        let client = client()
+        gate.open()
+        let first = try await client.response(for: item)
+        #expect(first.value == ["n": 1])
+        #expect(first.attempts == 1)
+        #expect(client.coalescer.waitingCount == 0)
+        _ = try await client.send(item)
+        #expect(sends == 2, "an exchange that has ended is not joined")
+    }
+
+    @Test("requests that differ only in fields naming them for tracing are merged")
+    func tracingFieldsIgnored() async throws {
+        let client = client()
+        let requestID = try #require(HTTPField.Name("X-Request-ID"))
+        let traceparent = try #require(HTTPField.Name("traceparent"))
+        let variants = [
+            item.header(requestID, "1"),
+            item.header(traceparent, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"),
+            item,
+        ]
+        let first = Task { try await client.send(variants[0]) }
+        #expect(await eventually { gate.waitingCount == 1 })
+        let others = variants.dropFirst().map { request in Task { try await client.send(request) } }
+        #expect(await eventually { client.coalescer.waitingCount == 2 })
+        gate.open()
+        _ = try await first.value
+        for call in others { #expect(try await call.value == ["n": 1]) }
+        #expect(sends == 1)
+    }
 }
