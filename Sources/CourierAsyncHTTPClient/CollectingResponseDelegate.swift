@@ -18,17 +18,24 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
     private struct State {
         var head: HTTPResponse?
         var body = ByteBuffer()
+        /// The timer that fails the request when its response head is late.
+        var headDeadline: Scheduled<Void>?
+        /// Whether the request has ended (answered, failed or cancelled).
+        var ended = false
     }
 
     /// The most bytes of the body, after decoding.
     private let limit: Int
     /// Whether the request is a `HEAD` or `CONNECT`, whose `Content-Length` announces no body.
     private let announcesNoBody: Bool
+    /// How long the response head may take once the request head is sent.
+    private let headTimeout: TimeAmount
     private let state = LockedState(State())
 
-    init(limit: Int, method: HTTPMethod) {
+    init(limit: Int, method: HTTPMethod, headTimeout: TimeAmount) {
         self.limit = limit
         self.announcesNoBody = method == .HEAD || method == .CONNECT
+        self.headTimeout = headTimeout
     }
 
     /// Whether the response head has arrived: a failure after it leaves the body incomplete.
@@ -36,7 +43,40 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
         state.withLock { $0.head != nil }
     }
 
+    /// Starts the wait for the response head. The timer is scheduled and cancelled on the
+    /// task's event loop, where every callback runs: from another thread, scheduling it would
+    /// take a lock and wake the loop.
+    func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
+        let timer = task.eventLoop.scheduleTask(in: headTimeout) { [weak self] in
+            guard let self, !self.receivedHead else { return }
+            task.fail(reason: HTTPClientError.deadlineExceeded)
+        }
+        let keep = state.withLock { state -> Bool in
+            guard !state.ended, state.head == nil else { return false }
+            state.headDeadline = timer
+            return true
+        }
+        if !keep { timer.cancel() }
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Response>, _ error: any Error) {
+        end()
+    }
+
+    /// Marks the request ended and stops the wait for its head.
+    private func end() {
+        state.withLock { state in
+            state.ended = true
+            defer { state.headDeadline = nil }
+            return state.headDeadline
+        }?.cancel()
+    }
+
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        state.withLock { state in
+            defer { state.headDeadline = nil }
+            return state.headDeadline
+        }?.cancel()
         let response = HTTPClientTransport.head(status: head.status, headers: head.headers)
         // Only a plain body's announced length is refused before it arrives, as over the async API.
         if !announcesNoBody, let announced = HTTPClientTransport.decodedLength(of: response), announced > limit {
@@ -61,6 +101,7 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        end()
         let (head, body) = state.withLock { state in
             defer { state.body = ByteBuffer() }
             return (state.head, state.body)

@@ -34,11 +34,11 @@ extension HTTPClientTransport {
             headers: Self.headers(of: request.request),
             body: body
         )
-        let first = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method)
+        let first = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method, headTimeout: deadline)
         do {
             return try await collect(clientRequest, with: first, for: request, attempts: 1)
         } catch let error where !first.receivedHead && Self.mayRetry(request.request.method, after: error) {
-            let second = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method)
+            let second = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method, headTimeout: deadline)
             return try await collect(clientRequest, with: second, for: request, attempts: 2)
         }
     }
@@ -104,13 +104,6 @@ extension HTTPClientTransport {
             deadline: nil,
             logger: nil
         )
-        // The transport's deadline covers the wait for the response head, as over the async API;
-        // the delegate's callbacks and this timer both run on the task's event loop, where the
-        // timer is also cancelled (from another thread, that would wake the loop once more).
-        let headDeadline = task.eventLoop.scheduleTask(in: deadline) {
-            if !delegate.receivedHead { task.fail(reason: HTTPClientError.deadlineExceeded) }
-        }
-        task.futureResult.whenComplete { _ in headDeadline.cancel() }
         do {
             return try await request.interruption.withHandler {
                 try await withTaskCancellationHandler {

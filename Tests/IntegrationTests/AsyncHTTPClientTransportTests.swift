@@ -43,6 +43,19 @@ struct AsyncHTTPClientTransportTests {
         #expect(elapsed > deadline, "the body took \(elapsed): too short to show anything")
     }
 
+    @Test("a response head later than the transport's own deadline ends the request as timed out", arguments: [false, true])
+    func lateHeadTimesOut(withProgress: Bool) async throws {
+        let server = try await ReferenceServer.start(.init())
+        let transport = HTTPClientTransport(deadline: .seconds(1))
+        let client = Client(baseURL: BaseURL(server.baseURL), transport: transport) { $0.timeout = .seconds(60) }
+        let request = Request<Data>(.get, "echo/late").header(.fault, "delay=20000")
+        let result = await capture {
+            withProgress ? try await client.send(request, progress: { _ in }) : try await client.send(request)
+        }
+        await server.stop()
+        #expect(result.error?.kind == .timedOut, "\(String(describing: result.error))")
+    }
+
     @Test("a request body longer or shorter than the length it declares is an invalid request", arguments: [5, 15])
     func requestBodyLengthMismatch(actual: Int) async throws {
         let server = try await ReferenceServer.start(.init())
