@@ -6,7 +6,8 @@ import OpenAPIRuntime
 /// (``Configuration/coalescesRequests``).
 ///
 /// The first caller runs the exchange itself, in its own task and with its own deadline, exactly
-/// as a call that is not coalesced: an uncontended call pays a lock and a lookup. Each identical
+/// as a call that is not coalesced: an uncontended call pays a lookup and two short locks, and
+/// keeps its response as it came. Each identical
 /// caller that arrives while it is in flight joins and waits, counted out of ``Client/activity``
 /// meanwhile, and gets its own copy of the response (or the error) and its own facts. A joiner
 /// that is cancelled or times out leaves without disturbing the others. When the first caller

@@ -20,5 +20,4 @@ extension HTTPFields {
         }
         return value
     }
-
 }
