@@ -28,11 +28,12 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
     private let limit: Int
     /// Whether the request is a `HEAD` or `CONNECT`, whose `Content-Length` announces no body.
     private let announcesNoBody: Bool
-    /// How long the response head may take once the request head is sent.
-    private let headTimeout: TimeAmount
+    /// How long the response head may take once the request head is sent; `nil` for no limit of
+    /// the transport's own.
+    private let headTimeout: TimeAmount?
     private let state = LockedState(State())
 
-    init(limit: Int, method: HTTPMethod, headTimeout: TimeAmount) {
+    init(limit: Int, method: HTTPMethod, headTimeout: TimeAmount?) {
         self.limit = limit
         self.announcesNoBody = method == .HEAD || method == .CONNECT
         self.headTimeout = headTimeout
@@ -47,6 +48,7 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
     /// task's event loop, where every callback runs: from another thread, scheduling it would
     /// take a lock and wake the loop.
     func didSendRequestHead(task: HTTPClient.Task<Response>, _ head: HTTPRequestHead) {
+        guard let headTimeout else { return }
         let timer = task.eventLoop.scheduleTask(in: headTimeout) { [weak self] in
             guard let self, !self.receivedHead else { return }
             task.fail(reason: HTTPClientError.deadlineExceeded)

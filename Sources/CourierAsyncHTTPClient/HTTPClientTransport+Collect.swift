@@ -34,13 +34,25 @@ extension HTTPClientTransport {
             headers: Self.headers(of: request.request),
             body: body
         )
-        let first = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method, headTimeout: deadline)
+        let first = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method, headTimeout: headTimeout(for: request))
         do {
             return try await collect(clientRequest, with: first, for: request, attempts: 1)
         } catch let error where !first.receivedHead && Self.mayRetry(request.request.method, after: error) {
-            let second = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method, headTimeout: deadline)
+            let second = CollectingResponseDelegate(limit: request.delivery.limit, method: clientRequest.method, headTimeout: headTimeout(for: request))
             return try await collect(clientRequest, with: second, for: request, attempts: 2)
         }
+    }
+
+    /// How long the transport waits for the response head once the request is sent: its own
+    /// ``deadline``, or `nil` (no timer) when the client interrupts the exchange before that
+    /// deadline could pass. A timer costs a scheduled task on the loop and its removal when the
+    /// head arrives, for every request.
+    /// - Parameter request: The request, with its interruption.
+    /// - Returns: The wait, or `nil`.
+    func headTimeout(for request: TransportRequest) -> TimeAmount? {
+        guard let interrupted = request.interruption.deadline else { return deadline }
+        let ownDeadline = ContinuousClock.now.advanced(by: .nanoseconds(deadline.nanoseconds))
+        return interrupted <= ownDeadline ? nil : deadline
     }
 
     /// Reads a request body of known length into one buffer, stopping when the caller is

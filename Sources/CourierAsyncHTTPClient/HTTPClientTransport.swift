@@ -49,7 +49,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     /// - Parameters:
     ///   - client: The `HTTPClient` to send with.
     ///   - deadline: AsyncHTTPClient's own per-request deadline; Courier's timeouts usually end a
-    ///     request first.
+    ///     request first, and a request whose call ends sooner runs no timer of the transport's.
     ///   - contentCodings: The codings `client` decodes: `deflate` and `gzip` when its
     ///     configuration enables `decompression` (as ``AsyncHTTPClient/HTTPClient/courierConfiguration()``
     ///     does), none otherwise.

@@ -52,7 +52,7 @@ struct InFlightCall: Sendable {
         _ operation: nonisolated(nonsending) (ExchangeInterruption) async throws -> Value
     ) async throws -> Value {
         guard let id = registry.insert(for: self, deadline: deadline, clock: clock) else { throw CancellationError() }
-        let interruption = ExchangeInterruption.make()
+        let interruption = ExchangeInterruption.make(deadline: clock.continuousInstant(at: deadline))
         if let signal = interruption.signal { registry.attach(id, signal) }
         do {
             let value = try await operation(interruption)

@@ -18,6 +18,15 @@ struct ElapsedClock: Sendable {
         }
     }
 
+    /// The moment `elapsed` names, on `ContinuousClock`; `nil` when this clock reads another one,
+    /// whose time need not pass as real time does.
+    /// - Parameter elapsed: A time on this clock.
+    /// - Returns: The same moment on `ContinuousClock`, or `nil`.
+    func continuousInstant(at elapsed: Duration) -> ContinuousClock.Instant? {
+        guard base is ContinuousClock else { return nil }
+        return ContinuousClock.now.advanced(by: elapsed - now())
+    }
+
     /// `ContinuousClock`, from one start for the whole process: every client and middleware that
     /// uses it measures time on the same line.
     static let continuous = ElapsedClock(ContinuousClock())

@@ -22,16 +22,27 @@ public struct ExchangeInterruption: Sendable {
     /// `nil` for an exchange that nothing but its task's cancellation ends.
     let signal: Signal?
 
-    /// No interruption: only the cancellation of the waiting task ends the exchange.
-    public static let none = ExchangeInterruption(signal: nil)
+    /// When the client interrupts the exchange at the latest, if it has not ended by then: the
+    /// attempt's deadline, read on `ContinuousClock`. `nil` when no deadline interrupts it, or when
+    /// the client keeps time on a clock of its own (``Configuration/clock``), whose deadlines
+    /// say nothing of real time.
+    ///
+    /// A transport with a deadline of its own (a timer for the response head) need not start it
+    /// when this comes first.
+    public let deadline: ContinuousClock.Instant?
 
-    init(signal: Signal?) {
+    /// No interruption: only the cancellation of the waiting task ends the exchange.
+    public static let none = ExchangeInterruption(signal: nil, deadline: nil)
+
+    init(signal: Signal?, deadline: ContinuousClock.Instant?) {
         self.signal = signal
+        self.deadline = deadline
     }
 
     /// A new interruption, fired by ``interrupt()``.
-    static func make() -> ExchangeInterruption {
-        ExchangeInterruption(signal: Signal())
+    /// - Parameter deadline: When the client fires it at the latest, if known in real time.
+    static func make(deadline: ContinuousClock.Instant? = nil) -> ExchangeInterruption {
+        ExchangeInterruption(signal: Signal(), deadline: deadline)
     }
 
     /// Whether the exchange has been interrupted.

@@ -1,4 +1,5 @@
 @testable import Courier
+import CourierTesting
 import Foundation
 import TestSupport
 import Testing
@@ -83,5 +84,24 @@ struct ExchangeInterruptionTests {
         ExchangeInterruption.none.interrupt()
         #expect(!ExchangeInterruption.none.isInterrupted)
         #expect(handlerCalls.value == 0)
+    }
+
+    @Test("an attempt's interruption carries its deadline on the continuous clock, and none on a clock of the client's own")
+    func deadline() async throws {
+        let registry = InFlightRequests()
+        let before = ContinuousClock.now
+        let continuous = try await registry.begin().interruptible(deadline: ElapsedClock.continuous.now() + .seconds(30), clock: .continuous, timeoutError: CancellationError()) {
+            $0.deadline
+        }
+        let after = ContinuousClock.now
+        let instant = try #require(continuous)
+        #expect(instant >= before + .seconds(30))
+        #expect(instant <= after + .seconds(30))
+
+        let manual = try await registry.begin().interruptible(deadline: .seconds(30), clock: ElapsedClock(ManualClock()), timeoutError: CancellationError()) {
+            $0.deadline
+        }
+        #expect(manual == nil)
+        #expect(ExchangeInterruption.none.deadline == nil)
     }
 }
