@@ -74,17 +74,19 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
         }?.cancel()
     }
 
+    /// Keeps the head and stops the wait for it. A refused head fails the request, and
+    /// AsyncHTTPClient then calls ``didReceiveError(task:_:)``, which stops the wait.
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        state.withLock { state in
-            defer { state.headDeadline = nil }
-            return state.headDeadline
-        }?.cancel()
         let response = HTTPClientTransport.head(status: head.status, headers: head.headers)
         // Only a plain body's announced length is refused before it arrives, as over the async API.
         if !announcesNoBody, let announced = HTTPClientTransport.decodedLength(of: response), announced > limit {
             return task.eventLoop.makeFailedFuture(CourierError.bodyTooLarge(length: announced, limit: limit))
         }
-        state.withLock { $0.head = response }
+        state.withLock { state in
+            state.head = response
+            defer { state.headDeadline = nil }
+            return state.headDeadline
+        }?.cancel()
         return task.eventLoop.makeSucceededVoidFuture()
     }
 

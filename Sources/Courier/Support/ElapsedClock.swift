@@ -7,10 +7,13 @@ struct ElapsedClock: Sendable {
     let base: any Clock<Duration>
     let now: @Sendable () -> Duration
     let sleep: @Sendable (Duration) async throws -> Void
+    /// The start, when the clock is `ContinuousClock`: an elapsed time is then a moment on it.
+    private let continuousStart: ContinuousClock.Instant?
 
     init<C: Clock<Duration>>(_ clock: C) {
         let start = clock.now
         base = clock
+        continuousStart = start as? ContinuousClock.Instant
         now = { start.duration(to: clock.now) }
         sleep = { duration in
             guard duration > .zero else { return try Task.checkCancellation() }
@@ -23,8 +26,7 @@ struct ElapsedClock: Sendable {
     /// - Parameter elapsed: A time on this clock.
     /// - Returns: The same moment on `ContinuousClock`, or `nil`.
     func continuousInstant(at elapsed: Duration) -> ContinuousClock.Instant? {
-        guard base is ContinuousClock else { return nil }
-        return ContinuousClock.now.advanced(by: elapsed - now())
+        continuousStart?.advanced(by: elapsed)
     }
 
     /// `ContinuousClock`, from one start for the whole process: every client and middleware that
