@@ -103,8 +103,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: ahc),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: ahc),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: ahc),
-                // The SOCKS errors AsyncHTTPClient passes on, to name a SOCKS5 proxy's refusal.
+                // SOCKS5 for sockets, and the SOCKS errors AsyncHTTPClient passes on.
                 .product(name: "NIOSOCKS", package: "swift-nio-extras", condition: ahc),
+                // The CONNECT tunnel a socket opens through an HTTP proxy.
+                .product(name: "NIOExtras", package: "swift-nio-extras", condition: ahc),
+                // The TLS handshake's completion, after which a socket's pins are checked.
+                .product(name: "NIOTLS", package: "swift-nio", condition: ahc),
                 // Courier's own WebSocket handshake and frame codec.
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: ahc),
             ],

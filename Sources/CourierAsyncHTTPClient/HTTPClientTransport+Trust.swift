@@ -37,7 +37,8 @@ extension HTTPClientTransport {
     /// without credentials. A proxy that answers 407, or a SOCKS5 proxy that wants credentials,
     /// fails the request with ``Courier/CourierError/Kind/proxyAuthenticationRequired``; a proxy
     /// that refuses the tunnel, with ``Courier/CourierError/Kind/notConnected`` and a message that
-    /// says so. WebSockets connect directly, not through the proxy.
+    /// says so. WebSockets go through the same proxy (a `CONNECT` tunnel, or SOCKS5), except to
+    /// the hosts it bypasses.
     ///
     /// - Parameters:
     /// With a `clientIdentity`, every TLS connection (requests and `wss` sockets) presents it to a
@@ -92,7 +93,8 @@ extension HTTPClientTransport {
             deadline: .seconds(300),
             contentCodings: Self.contentCodings(of: configuration),
             webSocketTLS: tls,
-            trust: trust
+            trust: trust,
+            webSocketProxy: proxy
         )
     }
 

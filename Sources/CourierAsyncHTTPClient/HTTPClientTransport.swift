@@ -42,6 +42,8 @@ public struct HTTPClientTransport: Transport, ClientTransport {
     let webSocketTLS: TLSConfiguration
     /// The pins `wss` sockets are checked against, if any.
     let trust: ServerTrust?
+    /// The proxy sockets go through: that of ``init(trust:clientIdentity:proxy:eventLoopGroup:configuration:)``.
+    let webSocketProxy: Proxy?
     /// The event loop each request sent through the delegate API runs on.
     let eventLoopChoice: EventLoopChoice
 
@@ -69,10 +71,12 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         deadline: Duration,
         contentCodings: Set<ContentCoding>,
         webSocketTLS: TLSConfiguration = .makeClientConfiguration(),
-        trust: ServerTrust? = nil
+        trust: ServerTrust? = nil,
+        webSocketProxy: Proxy? = nil
     ) {
         self.webSocketTLS = webSocketTLS
         self.trust = trust
+        self.webSocketProxy = webSocketProxy
         self.client = client
         self.directClient = directClient
         self.pinnedClients = pinnedClients

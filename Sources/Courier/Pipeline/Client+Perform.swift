@@ -24,6 +24,8 @@ extension Client {
     ///   - snapshot: The configuration the call started with.
     ///   - delivery: Where the response body goes.
     ///   - progress: Receives upload and download progress.
+    ///   - upgrade: For a WebSocket handshake, the socket's opening, which takes the place of the
+    ///     transport's `send`; a handshake follows no redirect and is never coalesced.
     ///   - read: Turns the response, its body (in memory, unless delivered elsewhere) and the facts
     ///     of how it came (final URL, attempts, source) into the call's value.
     /// - Returns: What `read` returns.
@@ -33,6 +35,7 @@ extension Client {
         configuration snapshot: ConfigurationSnapshot,
         delivery: ResponseBodyDelivery,
         progress: (@Sendable (TransferProgress) -> Void)?,
+        upgrade: WebSocketUpgrade? = nil,
         read: (MiddlewareResponse) async throws -> Value
     ) async throws(CourierError) -> Value {
         let call = inFlight.begin()
@@ -59,11 +62,16 @@ extension Client {
             if !requiringPins.isEmpty {
                 exchange.unpinnedHosts = Set(requiringPins.map { $0.lowercased() }).subtracting(transport.pinnedHosts)
             }
+            var hops = snapshot.hops
+            if let upgrade {
+                exchange.upgrade = upgrade
+                hops.redirectLimit = 0
+            }
             let attempt = Attempt(
                 exchange: exchange,
-                hops: snapshot.hops,
+                hops: hops,
                 call: call,
-                coalescer: snapshot.value.coalescesRequests ? coalescer : nil,
+                coalescer: snapshot.value.coalescesRequests && upgrade == nil ? coalescer : nil,
                 hostCalls: snapshot.value.maximumCallsPerHost.map { hostCallQueue(limit: $0) }
             )
             let send = MiddlewareChain.composed(middleware, call: call, terminal: attempt.run)

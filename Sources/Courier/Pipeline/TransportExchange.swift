@@ -17,6 +17,8 @@ struct TransportExchange: Sendable {
     let progress: (@Sendable (TransferProgress) -> Void)?
     /// Hosts that must be pinned and that the transport does not pin: never sent to.
     var unpinnedHosts: Set<String> = []
+    /// For a WebSocket handshake: the socket opened where a call's request would be sent.
+    var upgrade: WebSocketUpgrade?
 
     /// Sends `request` to `origin` and delivers its response body.
     /// - Parameters:
@@ -41,6 +43,9 @@ struct TransportExchange: Sendable {
                 message: "\(host) must be reached over a pinned connection (Configuration.hostsRequiringPins), and this transport pins "
                     + "no keys for it: give the transport a ServerTrust with pins for \(host). Nothing was sent."
             )
+        }
+        if let upgrade {
+            return try await upgrade.open(request, origin: origin, interruption: interruption)
         }
         var transportRequest = TransportRequest(
             request: request,

@@ -14,7 +14,11 @@ extension Client {
     /// ```
     ///
     /// The socket's scheme follows the backend's: `ws` for `http`, `wss` for `https`, with the
-    /// transport's trust settings (roots and pins).
+    /// transport's trust settings (roots and pins) and proxy. The handshake takes the route every
+    /// call takes: the middleware, the attempt's deadline, ``Configuration/maximumCallsPerHost``,
+    /// the cookie jar both ways, and ``Configuration/hostsRequiringPins`` (a listed host the
+    /// transport does not pin is refused before a byte is sent). It follows no redirect: a 3xx
+    /// answer is a refusal with its status.
     /// - Parameters:
     ///   - endpoint: The handshake request; its method must be `GET`, and its response type is
     ///     not used.
@@ -45,62 +49,25 @@ extension Client {
                 message: "This transport cannot open WebSockets. Use the AsyncHTTPClient transport (transport: .asyncHTTPClient())."
             ).with(request: prepared.request)
         }
-        let opened = LockedState<(any WebSocketTransportConnection)?>(nil)
-        let limits = configuration
-        let terminal: MiddlewareNext = { request, _, context in
-            let handshake = try await opener.openWebSocket(
-                WebSocketOpenRequest(
-                    request: request,
-                    origin: context.origin,
-                    timeout: context.timeout,
-                    maximumFrameSize: limits.maximumFrameSize,
-                    maximumMessageSize: limits.maximumMessageSize
-                )
-            )
-            // A middleware that sends the handshake again (a refreshed token) leaves only the last socket open.
-            let earlier = opened.withLock { opened in
-                defer { opened = handshake.connection }
-                return opened
-            }
-            if let earlier { await earlier.close(.goingAway, reason: "") }
-            return MiddlewareResponse(
-                response: handshake.response,
-                body: handshake.body.isEmpty ? nil : HTTPBody(handshake.body),
-                url: prepared.url ?? context.origin
-            )
-        }
-        let call = inFlight.begin()
-        defer { call.end() }
-        let result: MiddlewareResponse
-        let refusalBody: Data
-        do {
-            var context = MiddlewareContext(
-                name: prepared.name,
-                origin: prepared.origin,
-                requiresAuthentication: prepared.requiresAuthentication,
-                timeout: prepared.timeout
-            )
-            context.credentialFields = snapshot.hops.credentialFields
-            context.elapsedClock = snapshot.value.elapsedClock
-            context.currentDate = snapshot.value.currentDate
-            context.responseDelivery = .collected(upTo: 64 * 1024)
-            let send = MiddlewareChain.composed(snapshot.value.middleware, call: call, terminal: terminal)
-            let handshakeRequest = prepared.request
-            let callContext = context
-            // In a task of the call even without middleware, so that `cancelAll()` reaches the handshake.
-            result = try await call.run { try await send(handshakeRequest, nil, callContext) }
-            if let body = result.body {
-                refusalBody = try await Data(collecting: body, upTo: 64 * 1024)
-            } else {
-                refusalBody = Data()
+        let upgrade = WebSocketUpgrade(opener: opener, configuration: configuration, timeout: prepared.timeout)
+        let (result, refusalBody): (MiddlewareResponse, Data)
+        do throws(CourierError) {
+            (result, refusalBody) = try await perform(
+                prepared,
+                configuration: snapshot,
+                delivery: .collected(upTo: 64 * 1024),
+                progress: nil,
+                upgrade: upgrade
+            ) { response in
+                guard let body = response.body else { return (response, Data()) }
+                return (response, try await Data(collecting: body, upTo: 64 * 1024))
             }
         } catch {
-            if let connection = opened.withLock({ $0 }) { await connection.close(.goingAway, reason: "") }
-            throw CourierError(error).with(request: prepared.request)
+            await upgrade.closeOpened()
+            throw error
         }
-        let connection = opened.withLock { $0 }
-        guard result.status == .switchingProtocols, let connection else {
-            if let connection { await connection.close(.goingAway, reason: "") }
+        guard result.status == .switchingProtocols, let connection = upgrade.connection else {
+            await upgrade.closeOpened()
             var error = ResponseReader.error(for: result.response, body: refusalBody, errorFormat: snapshot.value.errorFormat)
             error.kind = .webSocket
             error.webSocket = WebSocketFailure(.handshakeRefused)

@@ -43,16 +43,19 @@ final class WebSocketSession: Sendable {
         }
     }
 
-    /// Sends one message, within the outbox's limit.
+    /// Sends one message, within the outbox's limit: its room is taken until the connection has
+    /// written it, even when its sender leaves first (cancelled), so the outbox bounds what the
+    /// connection holds.
     func send(_ message: WebSocketMessage) async throws(CourierError) {
         let bytes = message.byteCount
         try await outbox.reserve(bytes)
-        defer { outbox.release(bytes) }
-        do {
-            try await connection.send(message)
-        } catch {
-            throw Self.sendFailure(error)
+        let write = WebSocketWrite()
+        let outbox = self.outbox
+        connection.send(message) { written in
+            outbox.release(bytes)
+            write.complete(written.mapError(Self.sendFailure))
         }
+        try await write.wait()
     }
 
     /// Closes with `code` and `reason`; the reader's sequence ends normally after the messages

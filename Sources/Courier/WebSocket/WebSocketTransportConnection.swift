@@ -15,6 +15,16 @@ public protocol WebSocketTransportConnection: Sendable {
     /// - Throws: A ``CourierError`` when the socket is closed.
     func send(_ message: WebSocketMessage) async throws
 
+    /// Hands `message` to the connection without waiting, and calls `written` once it has been
+    /// written to the network or has failed. A message handed over cannot be withdrawn.
+    ///
+    /// The default implementation calls ``send(_:)`` in a task of its own; a transport whose
+    /// writes report their end by themselves implements this directly.
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - written: Called once, with the write's outcome (a ``CourierError`` when the socket is closed).
+    func send(_ message: WebSocketMessage, written: @escaping @Sendable (Result<Void, any Error>) -> Void)
+
     /// Sends a ping; its pong arrives in ``events``.
     /// - Throws: A ``CourierError`` when the socket is closed.
     func ping() async throws
@@ -36,4 +46,21 @@ public enum WebSocketTransportEvent: Sendable, Hashable {
     /// The server closed the socket with `code` (``WebSocketCloseCode/noStatusReceived`` when its
     /// close frame had none) and `reason`; the transport has answered and closed the connection.
     case closed(WebSocketCloseCode, reason: String)
+}
+
+extension WebSocketTransportConnection {
+    /// Calls ``send(_:)`` in a task of its own, then `written` with its outcome.
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - written: Called once, with the outcome of ``send(_:)``.
+    public func send(_ message: WebSocketMessage, written: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        _ = ImmediateTask.start {
+            do {
+                try await send(message)
+                written(.success(()))
+            } catch {
+                written(.failure(error))
+            }
+        }
+    }
 }

@@ -10,14 +10,22 @@ struct NIOWebSocketConnection: WebSocketTransportConnection {
     let events: AsyncThrowingStream<WebSocketTransportEvent, any Error>
 
     func send(_ message: WebSocketMessage) async throws {
-        let frame: WebSocketFrame
+        try await write(frame(of: message))
+    }
+
+    func send(_ message: WebSocketMessage, written: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        channel.writeAndFlush(frame(of: message)).whenComplete { outcome in
+            written(outcome.mapError(Self.notSent))
+        }
+    }
+
+    private func frame(of message: WebSocketMessage) -> WebSocketFrame {
         switch message {
         case .text(let text):
-            frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: channel.allocator.buffer(string: text))
+            WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: channel.allocator.buffer(string: text))
         case .binary(let data):
-            frame = WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: channel.allocator.buffer(bytes: data))
+            WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: channel.allocator.buffer(bytes: data))
         }
-        try await write(frame)
     }
 
     func ping() async throws {
@@ -38,13 +46,17 @@ struct NIOWebSocketConnection: WebSocketTransportConnection {
     private func write(_ frame: WebSocketFrame) async throws {
         do {
             try await channel.writeAndFlush(frame)
-        } catch let error as CourierError {
-            throw error
         } catch {
-            var failure = CourierError.webSocket(.notConnected, message: "The WebSocket is not connected; the message was not sent.")
-            failure.underlyingError = error
-            throw failure
+            throw Self.notSent(error)
         }
+    }
+
+    /// A write's error as the app reads it.
+    private static func notSent(_ error: any Error) -> any Error {
+        if error is CourierError { return error }
+        var failure = CourierError.webSocket(.notConnected, message: "The WebSocket is not connected; the message was not sent.")
+        failure.underlyingError = error
+        return failure
     }
 
     /// The longest prefix of `text`, whole characters only, of at most `limit` bytes of UTF-8.

@@ -8,9 +8,12 @@ import NIOWebSocket
 /// The open socket's frames, on its event loop: whole messages to the client, pings answered,
 /// every RFC 6455 rule a server may break checked, and the close handshake.
 ///
-/// Each broken rule fails the socket once: a close frame with the matching code (1002 for a
-/// protocol error, 1007 for invalid UTF-8, 1009 past a size limit), the connection closed, and
-/// the events ended with a ``CourierError`` of kind `webSocket` saying which rule.
+/// Each broken rule fails the socket once: the events end with a ``CourierError`` of kind
+/// `webSocket` saying which rule; decoding stops (the rest of the input is read and dropped);
+/// a close frame with the matching code (1002 for a protocol error, 1007 for invalid UTF-8, 1009
+/// past a size limit) goes out, then the end of the client's output; the connection closes at the
+/// server's end of stream, or after ``closeTimeout``. Closing at once would reset a connection
+/// with unread input and lose the close frame on its way.
 final class WebSocketFrameHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = WebSocketFrame
@@ -18,6 +21,9 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
 
     /// How long a close waits for the server's close before the connection is dropped.
     static let closeTimeout: TimeAmount = .seconds(1)
+    /// How long a failed socket reads and drops the server's input, waiting for its end of
+    /// stream, before the connection is dropped.
+    static let failureCloseTimeout: TimeAmount = .seconds(5)
 
     private let continuation: AsyncThrowingStream<WebSocketTransportEvent, any Error>.Continuation
     private let maximumMessageSize: Int
@@ -93,6 +99,8 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // After a failure the input is dropped; what the decoder says of it no longer matters.
+        guard !finished else { return }
         switch error as? NIOWebSocketError {
         case .invalidFrameLength:
             failTooLarge(context)
@@ -177,23 +185,35 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
             return
         }
         closeSent = true
+        // The decoder may be in an error state (a frame over the limit): nothing reaches it again.
+        try? context.pipeline.syncOperations.addHandler(InputDiscardingHandler(), position: .first)
         var payload = context.channel.allocator.buffer(capacity: 2)
         payload.writeInteger(code.rawValue)
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload)
-        send(context, frame, thenClose: true)
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: Self.failureCloseTimeout) { channel.close(promise: nil) }
+        send(context, frame) { written in
+            guard case .success = written else { return channel.close(promise: nil) }
+            // A transport that cannot end its output alone (some TLS stacks) waits for the bound.
+            channel.close(mode: .output, promise: nil)
+        }
     }
 
     /// Writes a frame of the handler's own on the next tick of the event loop: frames that came
     /// with the 101 are read while the HTTP decoder is still leaving the pipeline, and a write
     /// then would pass through it.
     private func send(_ context: ChannelHandlerContext, _ frame: WebSocketFrame, thenClose: Bool) {
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         let channel = context.channel
+        send(context, frame) { _ in
+            if thenClose { channel.close(promise: nil) }
+        }
+    }
+
+    /// Writes a frame as above, then calls `written` with the write's outcome.
+    private func send(_ context: ChannelHandlerContext, _ frame: WebSocketFrame, written: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.eventLoop.execute {
-            let written = bound.value.writeAndFlush(NIOAny(frame))
-            if thenClose {
-                written.whenComplete { _ in channel.close(promise: nil) }
-            }
+            bound.value.writeAndFlush(NIOAny(frame)).whenComplete(written)
         }
     }
 

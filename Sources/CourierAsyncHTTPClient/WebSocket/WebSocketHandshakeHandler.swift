@@ -66,11 +66,19 @@ final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if !done {
-            done = true
-            promise.fail(CourierError(.notConnected, message: "The server closed the connection before answering the WebSocket handshake."))
-        }
+        failUnanswered()
         context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        failUnanswered()
+    }
+
+    /// Fails the handshake, unless answered: the connection ended (or the pipeline was torn down) first.
+    private func failUnanswered() {
+        guard !done else { return }
+        done = true
+        promise.fail(CourierError(.notConnected, message: "The server closed the connection before answering the WebSocket handshake."))
     }
 
     private func answer(_ context: ChannelHandlerContext) {

@@ -81,6 +81,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let handler = handlers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        // A task without a handler (a WebSocket) leaves no challenge outcome behind.
+        challenged.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
         handler?.completed(task.response, error: error)
     }
 

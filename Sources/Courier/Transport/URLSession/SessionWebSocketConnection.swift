@@ -65,22 +65,22 @@ final class SessionWebSocketConnection: WebSocketTransportConnection {
     }
 
     func send(_ message: WebSocketMessage) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            send(message) { continuation.resume(with: $0) }
+        }
+    }
+
+    func send(_ message: WebSocketMessage, written: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let outgoing: URLSessionWebSocketTask.Message
         switch message {
         case .text(let text): outgoing = .string(text)
         case .binary(let data): outgoing = .data(data)
         }
-        let box = self.box
-        do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                box.task.send(outgoing) { error in
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-                }
-            }
-        } catch {
+        box.task.send(outgoing) { error in
+            guard let error else { return written(.success(())) }
             var failure = CourierError.webSocket(.notConnected, message: "The WebSocket is not connected; the message was not sent.")
             failure.underlyingError = error
-            throw failure
+            written(.failure(failure))
         }
     }
 

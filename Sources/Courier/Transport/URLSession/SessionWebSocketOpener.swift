@@ -87,6 +87,6 @@ struct SessionWebSocketOpener: WebSocketTransport {
 extension SessionTransport {
     /// Opens WebSockets with `URLSessionWebSocketTask` on this transport's session.
     public var webSockets: (any WebSocketTransport)? {
-        SessionWebSocketOpener(session: session)
+        SessionWebSocketOpener(session: dataSession)
     }
 }
