@@ -117,7 +117,9 @@ struct ProxyTests {
 
     @Test("SOCKS5 with credentials is refused when the transport is created, naming the remedy")
     func socks5CredentialsRefused() {
-        let proxy = Proxy.socks5(host: "127.0.0.1", port: 1080, credentials: ProxyCredentials(username: "ada", password: Self.password))
+        // `socks5(host:port:credentials:)` is deprecated for this reason; credentials set afterwards are refused the same way.
+        var proxy = Proxy.socks5(host: "127.0.0.1", port: 1080)
+        proxy.credentials = ProxyCredentials(username: "ada", password: Self.password)
         let error = #expect(throws: CourierError.self) { try HTTPClientTransport(trust: ServerTrust(), proxy: proxy) }
         #expect(error?.kind == .invalidRequest)
         #expect(error?.message?.contains("HTTP CONNECT") == true)

@@ -10,12 +10,15 @@
 /// through the tunnel, and the proxy never reads the request. `Proxy-Authorization` goes to the
 /// proxy alone, never to the origin. A transport that cannot apply a proxy as given refuses it
 /// when it is created, with an error that names the missing piece.
-public struct Proxy: Sendable, Hashable, CustomStringConvertible {
+///
+/// Courier reads no proxy settings from the environment (`HTTPS_PROXY`, `NO_PROXY`): a transport
+/// uses the proxy it is given, or none.
+public struct Proxy: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// How the proxy is spoken to.
     public enum Kind: Sendable, Hashable {
         /// HTTP `CONNECT` (RFC 9110 §9.3.6), with Basic credentials when given.
         case httpConnect
-        /// SOCKS5 (RFC 1928).
+        /// SOCKS5 (RFC 1928), without authentication.
         case socks5
     }
 
@@ -25,10 +28,12 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
     public var host: String
     /// The proxy's port.
     public var port: Int
-    /// The credentials the proxy asks for, if any.
+    /// The credentials an HTTP `CONNECT` proxy asks for, if any (a SOCKS5 proxy takes none).
     public var credentials: ProxyCredentials?
-    /// Hosts reached directly: a name (`localhost`, `10.0.0.7`) matches itself, a name with a
-    /// leading dot (`.internal.example`) every host below it. Case does not matter.
+    /// Hosts reached directly, compared with the origin's host (never its port or scheme), case
+    /// ignored: a name or address (`localhost`, `10.0.0.7`, `::1`) matches exactly itself; a
+    /// name with a leading dot (`.internal.example`) matches `internal.example` and every name
+    /// ending in `.internal.example`. There are no wildcards, address ranges or ports.
     public var bypassedHosts: Set<String>
 
     /// An HTTP `CONNECT` proxy.
@@ -41,13 +46,26 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
         Proxy(kind: .httpConnect, host: host, port: port, credentials: credentials, bypassedHosts: [])
     }
 
-    /// A SOCKS5 proxy.
+    /// A SOCKS5 proxy, spoken to without authentication (method "no authentication required",
+    /// RFC 1928 §3).
     /// - Parameters:
     ///   - host: The proxy's host.
     ///   - port: The proxy's port.
-    ///   - credentials: Username and password (RFC 1929), if the proxy asks for them.
     /// - Returns: The proxy.
-    public static func socks5(host: String, port: Int, credentials: ProxyCredentials? = nil) -> Proxy {
+    public static func socks5(host: String, port: Int) -> Proxy {
+        Proxy(kind: .socks5, host: host, port: port, credentials: nil, bypassedHosts: [])
+    }
+
+    /// A SOCKS5 proxy with a username and password (RFC 1929), which no transport can send:
+    /// SwiftNIO's SOCKS client offers no authentication method, and URLSession refuses proxy
+    /// credentials. Every transport refuses this proxy when it is created.
+    /// - Parameters:
+    ///   - host: The proxy's host.
+    ///   - port: The proxy's port.
+    ///   - credentials: Username and password.
+    /// - Returns: The proxy.
+    @available(*, deprecated, message: "No transport can send SOCKS5 credentials: use socks5(host:port:) with a proxy that needs none, or an HTTP CONNECT proxy with credentials.")
+    public static func socks5(host: String, port: Int, credentials: ProxyCredentials?) -> Proxy {
         Proxy(kind: .socks5, host: host, port: port, credentials: credentials, bypassedHosts: [])
     }
 
@@ -76,10 +94,20 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
         let user = credentials.map { "\($0.username)@" } ?? ""
         return "\(scheme)://\(user)\(host):\(port)"
     }
+
+    /// The kind, host, port, bypassed hosts and the credentials as ``ProxyCredentials`` shows
+    /// them, so `dump(_:)` shows no password.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["kind": kind, "host": host, "port": port, "credentials": credentials as Any, "bypassedHosts": bypassedHosts.sorted()],
+            displayStyle: .struct
+        )
+    }
 }
 
-/// A username and password for a proxy. Its descriptions never show the password.
-public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+/// A username and password for a proxy. Its descriptions and its `Mirror` never show the password.
+public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The username.
     public var username: String
     /// The password.
@@ -98,4 +126,9 @@ public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible, Cus
     public var description: String { "\(username):***" }
     /// `username:***`.
     public var debugDescription: String { description }
+
+    /// The username, and the password as `<redacted>`, so `dump(_:)` shows no password.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["username": username, "password": "<redacted>"], displayStyle: .struct)
+    }
 }
