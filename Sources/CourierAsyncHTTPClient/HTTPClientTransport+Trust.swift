@@ -113,24 +113,9 @@ extension HTTPClientTransport {
     /// Sets `identity` as the certificate chain and key `tls` presents, after checking that they
     /// can be read and belong together.
     static func present(_ identity: ClientIdentity, in tls: inout TLSConfiguration) throws(CourierError) {
-        do {
-            switch identity.source {
-            case .pem(let chain, let key):
-                let certificates = try NIOSSLCertificate.fromPEMBytes(Array(chain.utf8))
-                guard !certificates.isEmpty else { throw CourierError(.invalidRequest, message: "The client certificate chain holds no PEM certificate.") }
-                tls.certificateChain = certificates.map { .certificate($0) }
-                tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem))
-            case .pkcs12(let bundle, let passphrase):
-                let contents = try NIOSSLPKCS12Bundle(buffer: Array(bundle), passphrase: Array(passphrase.utf8))
-                tls.certificateChain = contents.certificateChain.map { .certificate($0) }
-                tls.privateKey = .privateKey(contents.privateKey)
-            }
-        } catch let error as CourierError {
-            throw error
-        } catch {
-            // NIOSSL's errors describe the parse, never the key's bytes; keep them out all the same.
-            throw CourierError(.invalidRequest, message: "The client certificate or its private key could not be read (\(identity)).")
-        }
+        let credentials = try identity.nioSSLCredentials()
+        tls.certificateChain = credentials.chain.map { .certificate($0) }
+        tls.privateKey = .privateKey(credentials.key)
         do {
             _ = try NIOSSLContext(configuration: tls)
         } catch {

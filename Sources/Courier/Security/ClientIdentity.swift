@@ -7,9 +7,10 @@ import Foundation
 /// let identity = ClientIdentity.pem(certificateChain: certificatePEM, privateKey: keyPEM)
 /// let transport = try HTTPClientTransport(trust: ServerTrust(), clientIdentity: identity)
 /// ```
-/// Its descriptions never show the key or the passphrase. A transport that cannot present a
-/// client certificate refuses one when it is created.
-public struct ClientIdentity: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+/// Its descriptions and its `Mirror` (what `dump(_:)` and reflection-based loggers print) never
+/// show the key, the bundle or the passphrase. A transport that cannot present a client
+/// certificate refuses one when it is created.
+public struct ClientIdentity: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Where the certificate and key are.
     package enum Source: Sendable {
         /// The certificate chain (leaf first) and the key, PEM.
@@ -24,7 +25,9 @@ public struct ClientIdentity: Sendable, CustomStringConvertible, CustomDebugStri
     /// A certificate chain and key in PEM.
     /// - Parameters:
     ///   - certificateChain: The client's certificate, then any intermediates, PEM.
-    ///   - privateKey: The certificate's private key, PEM (PKCS#8, SEC1 or PKCS#1).
+    ///   - privateKey: The certificate's private key, PEM (PKCS#8, SEC1 or PKCS#1), unencrypted:
+    ///     a transport refuses an encrypted key (`BEGIN ENCRYPTED PRIVATE KEY`, or
+    ///     `Proc-Type: 4,ENCRYPTED`), saying so; a PKCS#12 bundle carries an encrypted key instead.
     /// - Returns: The identity.
     public static func pem(certificateChain: String, privateKey: String) -> ClientIdentity {
         ClientIdentity(source: .pem(certificateChain: certificateChain, privateKey: privateKey))
@@ -73,6 +76,11 @@ public struct ClientIdentity: Sendable, CustomStringConvertible, CustomDebugStri
 
     /// The same as ``description``.
     public var debugDescription: String { description }
+
+    /// Only the ``description``, so `dump(_:)` shows neither the key nor the passphrase.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description])
+    }
 
     private static func text(of file: URL) throws(CourierError) -> String {
         do {
