@@ -1,7 +1,10 @@
 import Foundation
 
 /// One cookie a server set, with the scope RFC 6265 gives it.
-public struct Cookie: Sendable, Hashable {
+///
+/// Its `Mirror` (what `dump(_:)` and reflection-based loggers print) shows the name and scope,
+/// never the ``value``.
+public struct Cookie: Sendable, Hashable, CustomReflectable {
     /// The cookie's name.
     public var name: String
     /// The cookie's value, as the server sent it.
@@ -20,6 +23,18 @@ public struct Cookie: Sendable, Hashable {
     public var isHTTPOnly: Bool
     /// When it was first set; older cookies come first among equals.
     var created: Date
+
+    /// The name and scope, with the value as `<redacted>`: a cookie is often a session's credential.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "name": name, "value": "<redacted>", "domain": domain, "isHostOnly": isHostOnly, "path": path,
+                "expires": expires as Any, "isSecure": isSecure, "isHTTPOnly": isHTTPOnly,
+            ],
+            displayStyle: .struct
+        )
+    }
 
     /// Whether it has expired at `now`.
     func hasExpired(at now: Date) -> Bool {

@@ -17,8 +17,8 @@ import HTTPTypes
 /// The jar behaves the same on every transport: Courier sends and stores cookies itself, on every
 /// request of a call including each redirect, and URLSession's own cookie storage is never used.
 /// A jar holds at most 50 cookies per domain and 1,000 in all, each at most 4 KiB, whatever a
-/// server sends.
-public final class CookieJar: Sendable {
+/// server sends. Its `Mirror` lists the cookies as ``Cookie`` shows them, without their values.
+public final class CookieJar: Sendable, CustomReflectable {
     private let state = LockedState<[Cookie]>([])
     private let clock: @Sendable () -> Date
 
@@ -82,6 +82,11 @@ public final class CookieJar: Sendable {
             }
             Self.evict(&cookies, now: now)
         }
+    }
+
+    /// The cookies the jar holds, each without its value (see ``Cookie``).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["cookies": cookies], displayStyle: .class)
     }
 
     /// Forgets every cookie.

@@ -22,9 +22,19 @@ public struct AuthTokens: Codable, Sendable, Equatable {
     }
 }
 
-extension AuthTokens: CustomStringConvertible {
+extension AuthTokens: CustomStringConvertible, CustomReflectable {
     /// Never shows the tokens, so printing or logging them leaks nothing.
     public var description: String {
         "AuthTokens(accessToken: <redacted>, refreshToken: \(refreshToken == nil ? "nil" : "<redacted>"), expiresAt: \(expiresAt.map { "\($0)" } ?? "nil"))"
+    }
+
+    /// The tokens as `<redacted>` and the expiry date, so `dump(_:)` and reflection-based
+    /// loggers show no token either.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["accessToken": "<redacted>", "refreshToken": refreshToken.map { _ in "<redacted>" } as Any, "expiresAt": expiresAt as Any],
+            displayStyle: .struct
+        )
     }
 }

@@ -25,7 +25,10 @@ import Foundation
 /// Waiting for a refresh is part of each call: a call whose task is cancelled, or whose timeout
 /// passes, stops waiting at once (``CourierError/Kind/cancelled``, ``CourierError/Kind/timedOut``)
 /// while the refresh goes on for the others.
-public final class AuthenticationSession: Sendable {
+///
+/// Its `Mirror` (what `dump(_:)` and reflection-based loggers print) says whether a user is
+/// signed in and when the token expires, never the tokens.
+public final class AuthenticationSession: Sendable, CustomReflectable {
     /// Something that happened to the session.
     public enum Event: Sendable, Equatable {
         /// New tokens from a refresh.
@@ -104,6 +107,12 @@ public final class AuthenticationSession: Sendable {
     public func signOut() throws {
         update(nil, event: .signedOut) { $0.signedOut() }
         try store.save(nil)
+    }
+
+    /// Whether a user is signed in, the tokens as ``AuthTokens`` shows them, and the refresh count.
+    public var customMirror: Mirror {
+        let (tokens, refreshCount) = state.withLock { ($0.tokens, $0.refreshCount) }
+        return Mirror(self, children: ["signedIn": tokens != nil, "tokens": tokens as Any, "refreshCount": refreshCount], displayStyle: .class)
     }
 
     /// Sign-ins, refreshes, expiry and sign-outs from now on. Each access returns a new stream.

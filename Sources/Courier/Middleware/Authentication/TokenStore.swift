@@ -12,7 +12,7 @@ public protocol TokenStore: Sendable {
 }
 
 /// Keeps tokens in memory only: the user signs in again after every launch.
-public final class InMemoryTokenStore: TokenStore {
+public final class InMemoryTokenStore: TokenStore, CustomReflectable {
     private let tokens: LockedState<AuthTokens?>
 
     /// Creates a store, optionally holding tokens already.
@@ -27,5 +27,10 @@ public final class InMemoryTokenStore: TokenStore {
 
     public func save(_ tokens: AuthTokens?) {
         self.tokens.withLock { $0 = tokens }
+    }
+
+    /// The tokens as ``AuthTokens`` shows them: never the tokens themselves.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["tokens": load() as Any], displayStyle: .class)
     }
 }
