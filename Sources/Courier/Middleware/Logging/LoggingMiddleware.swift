@@ -18,6 +18,11 @@ import OpenAPIRuntime
 /// // info: GET https://api.example.com/v1/friends?user_id=1 → 200 in 38 ms, 1204 bytes, attempt 1
 /// ```
 /// Place it innermost (last in the list) to see every attempt; outermost to see one line per call.
+///
+/// `Logger` is swift-log's, which Courier depends on but does not re-export (it would make
+/// `Logger` ambiguous in every file that also imports Apple's `os`): add
+/// `.product(name: "Logging", package: "swift-log")` to the target's dependencies and
+/// `import Logging` where the logger is made.
 public struct LoggingMiddleware: Middleware {
     /// Where lines go.
     public let logger: Logger
