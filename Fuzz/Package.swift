@@ -17,6 +17,7 @@ let fuzzTargets: [(name: String, library: String)] = [
     ("fuzz-json-value", "Courier"),
     ("fuzz-json-models", "CourierJSON"),
     ("fuzz-set-cookie", "Courier"),
+    ("fuzz-set-cookie-fields", "Courier"),
     ("fuzz-retry-after", "Courier"),
     ("fuzz-rate-limit", "Courier"),
     ("fuzz-content-length", "Courier"),

@@ -13,7 +13,7 @@ if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
     export PATH="/opt/swift/usr/bin:$PATH"
 fi
 
-all_targets=(fuzz-json-value fuzz-json-models fuzz-set-cookie fuzz-retry-after fuzz-rate-limit fuzz-content-length fuzz-content-range fuzz-redirect
+all_targets=(fuzz-json-value fuzz-json-models fuzz-set-cookie fuzz-set-cookie-fields fuzz-retry-after fuzz-rate-limit fuzz-content-length fuzz-content-range fuzz-redirect
     fuzz-event-stream fuzz-link fuzz-cache-control fuzz-cache-freshness fuzz-cache-entry)
 scratch=.build-fuzz
 # Release code with its overflow checks kept (a trap is what the fuzzer looks for), no dead

@@ -202,6 +202,24 @@ struct CookieTests {
         }
     }
 
+    @Test(
+        "a response's three Set-Cookie fields are three cookies in the jar, Expires dates and their commas included",
+        arguments: TransportKind.allCases)
+    func severalInOneResponse(transport: TransportKind) async throws {
+        try await withBackends(transport) { backends in
+            let jar = CookieJar()
+            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) { $0.cookieJar = jar }
+            _ = try await client.send(Request<JSONValue>(.get, "cookies/set", query: ["a": "1", "b": "2", "c": "3"]))
+            let plain = try await client.send(Request<JSONValue>(.get, "cookies"))
+            #expect(plain["cookies"] == .object(["a": "1", "b": "2", "c": "3"]))
+
+            _ = try await client.send(Request<JSONValue>(.get, "cookies/set-expiring", query: ["d": "4", "e": "5", "f": "6"]))
+            let dated = try await client.send(Request<JSONValue>(.get, "cookies"))
+            #expect(dated["cookies"] == .object(["a": "1", "b": "2", "c": "3", "d": "4", "e": "5", "f": "6"]))
+            #expect(jar.cookies.filter { ["d", "e", "f"].contains($0.name) }.allSatisfy { $0.expires != nil })
+        }
+    }
+
     @Test("cookies set by a redirect response go with the redirected request", arguments: TransportKind.allCases)
     func acrossRedirect(transport: TransportKind) async throws {
         try await withBackends(transport) { backends in

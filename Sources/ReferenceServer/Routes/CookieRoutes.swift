@@ -7,6 +7,8 @@ import Hummingbird
 ///   `{"cookies": {name: value}}` with the cookies the request carried;
 /// - `GET /cookies/set?name=value&…` sets each query item as a cookie (`Path=/`) and answers the
 ///   same way with what the request carried;
+/// - `GET /cookies/set-expiring?name=value&…` does the same with an `Expires` date a day ahead,
+///   whose comma (`Wed, 21 Oct …`) a client that splits joined fields must not cut at;
 /// - `GET /cookies/set-with?name=…&value=…&path=…&domain=…&max-age=…&secure&httponly` sets one
 ///   cookie with those attributes;
 /// - `GET /cookies/delete?name` expires a cookie.
@@ -22,6 +24,14 @@ enum CookieRoutes {
             var response = received(request)
             for item in EchoRoutes.queryItems(request.uri.query) where item.count == 2 {
                 response.headers.append(HTTPField(name: .setCookie, value: "\(item[0])=\(item[1]); Path=/"))
+            }
+            return response
+        }
+        router.get("cookies/set-expiring") { request, _ in
+            var response = received(request)
+            let expires = CacheRoutes.httpDate(Date().addingTimeInterval(24 * 3600))
+            for item in EchoRoutes.queryItems(request.uri.query) where item.count == 2 {
+                response.headers.append(HTTPField(name: .setCookie, value: "\(item[0])=\(item[1]); Expires=\(expires); Path=/"))
             }
             return response
         }

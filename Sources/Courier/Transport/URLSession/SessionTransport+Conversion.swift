@@ -40,12 +40,25 @@ extension SessionTransport {
         guard let http = urlResponse as? HTTPURLResponse else {
             throw CourierError(.invalidResponse, message: "The server's answer was not an HTTP response.")
         }
+        return HTTPResponse(status: .init(code: http.statusCode), headerFields: headerFields(of: http))
+    }
+
+    /// The header fields of `response`, with one `Set-Cookie` field per cookie: Foundation joins
+    /// repeated fields with ", " in `allHeaderFields`, and a cookie jar needs each cookie apart
+    /// (``SetCookieSplitter``). Every conversion of an `HTTPURLResponse` goes through here.
+    /// - Parameter response: The response.
+    /// - Returns: Its fields; names that are not valid field names are left out.
+    static func headerFields(of response: HTTPURLResponse) -> HTTPFields {
         var fields = HTTPFields()
-        for (key, value) in http.allHeaderFields {
+        for (key, value) in response.allHeaderFields {
             guard let key = key as? String, let name = HTTPField.Name(key), let value = value as? String else { continue }
-            fields.append(HTTPField(name: name, value: value))
+            if name == .setCookie {
+                for cookie in SetCookieSplitter.values(in: value) { fields.append(HTTPField(name: name, value: cookie)) }
+            } else {
+                fields.append(HTTPField(name: name, value: value))
+            }
         }
-        return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
+        return fields
     }
 
     /// The error for a body that failed after its head arrived: libcurl refuses a coding it cannot
