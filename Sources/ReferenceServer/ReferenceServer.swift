@@ -13,7 +13,8 @@ import ServiceLifecycle
 /// movies shaped like TheMovieDB (`/3`), auth (`/authenticate`, `/token`), analytics (`/v1/events`),
 /// plus `/echo` for inspecting requests, `/flaky` and `/limited` for retry and rate-limit scenarios,
 /// `/files` for large downloads and uploads, `/redirect` for redirects (also to the analytics port),
-/// `/cookies` and `/basic-auth` as common test servers have them, `/cache` for HTTP caching,
+/// `/cookies` and `/basic-auth` as common test servers have them, `/certificate-refusal` as nginx
+/// refuses a client certificate after the TLS handshake, `/cache` for HTTP caching,
 /// `/journal` for counting applied changes, and fault injection on every route.
 ///
 /// Every POST, PUT, PATCH and DELETE with an `Idempotency-Key` runs once on the main port, as on
@@ -217,6 +218,7 @@ public final class ReferenceServer: Sendable {
         RedirectRoutes.register(on: main)
         CookieRoutes.register(on: main)
         BasicAuthRoutes.register(on: main)
+        CertificateRefusalRoutes.register(on: main)
         ReliabilityRoutes.register(on: main, ledger: ledger)
         PageRoutes.register(on: main, ledger: ledger)
         JournalRoutes.register(on: main, ledger: ledger)

@@ -108,6 +108,34 @@ struct MutualTLSTests {
         }
     }
 
+    @Test(
+        "a refusal after the handshake as nginx makes it (400 with its reason, 496, 495) is clientCertificateRefused over https, a status over http",
+        arguments: ["missing", "error", "496", "495"])
+    func refusedAfterHandshake(reason: String) async throws {
+        let certificates = try LoopbackCertificates()
+        var options = ReferenceServer.Options()
+        options.tls = certificates
+        try await withBackends(options: options) { backends in
+            let transport = try HTTPClientTransport(trust: ServerTrust(additionalRootCertificates: [certificates.rootCertificatePEM]))
+            let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: transport) { $0.timeout = .seconds(20) }
+            let result = await capture { try await client.send(Request<JSONValue>(.get, "certificate-refusal/\(reason)")) }
+            let streamed = await capture { try await client.stream(Request<Data>(.get, "certificate-refusal/\(reason)")) }
+            try await transport.shutdown()
+            for error in [result.error, streamed.error] {
+                #expect(error?.kind == .clientCertificateRefused, "\(String(describing: error))")
+                let missing = ["missing", "496"].contains(reason)
+                #expect(error?.message?.contains(missing ? "none was sent" : "refused the client certificate") == true)
+            }
+        }
+        for transport in TransportKind.allCases {
+            try await withBackends(transport) { backends in
+                let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) { $0.timeout = .seconds(20) }
+                let plain = await capture { try await client.send(Request<JSONValue>(.get, "certificate-refusal/\(reason)")) }
+                #expect(plain.error?.kind == .clientError, "\(transport): \(String(describing: plain.error))")
+            }
+        }
+    }
+
     @Test("a key that does not belong to its certificate, or unreadable PEM, is refused when the transport is created")
     func refusedAtCreation() throws {
         let certificates = try LoopbackCertificates()

@@ -43,7 +43,7 @@ extension Client {
                 let (response, body) = (result.response, result.body)
                 guard response.status.kind == .successful else {
                     let data = try await ResponseBody.data(of: body, upTo: bodyLimit)
-                    throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat)
+                    throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat, url: result.url)
                 }
                 return try Self.finishDownload(from: partial, to: destination, response: response)
             }
@@ -112,7 +112,7 @@ extension Client {
             let (response, body) = (result.response, result.body)
             guard response.status.kind == .successful else {
                 let data = try await ResponseBody.data(of: body, upTo: bodyLimit)
-                throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat)
+                throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat, url: result.url)
             }
             return ResponseStream(response: response, body: body)
         }

@@ -172,7 +172,8 @@ public final class Client: Sendable {
                 body: try await ResponseBody.data(of: result.body, upTo: bodyLimit),
                 decoding: decoding,
                 decoder: decoder,
-                errorFormat: errorFormat
+                errorFormat: errorFormat,
+                url: result.url
             )
             return finish(value, result)
         }

@@ -12,10 +12,11 @@ enum ResponseReader {
         body: Data,
         decoding: ResponseDecoding<Response>,
         decoder: ResponseJSONDecoder,
-        errorFormat: ErrorBodyFormat
+        errorFormat: ErrorBodyFormat,
+        url: URL? = nil
     ) throws(CourierError) -> Response {
         guard response.status.kind == .successful else {
-            throw error(for: response, body: body, errorFormat: errorFormat)
+            throw error(for: response, body: body, errorFormat: errorFormat, url: url)
         }
         do {
             return try decodeSuccess(body, response: response, decoding: decoding, decoder: decoder)
@@ -55,9 +56,18 @@ enum ResponseReader {
     }
 
     /// The error for a non-2xx response, with the server's message when its body has one.
-    static func error(for response: HTTPResponse, body: Data, errorFormat: ErrorBodyFormat) -> CourierError {
+    ///
+    /// From an https `url`, a refusal of the client's certificate made after the TLS handshake
+    /// (``clientCertificateRefusal(_:body:)``) is ``CourierError/Kind/clientCertificateRefused``
+    /// with its reason, as a refusal inside the handshake is; over plain http there is no
+    /// certificate to refuse, and the status keeps its kind.
+    static func error(for response: HTTPResponse, body: Data, errorFormat: ErrorBodyFormat, url: URL? = nil) -> CourierError {
         let details = errorFormat.extract(body, response)
         var error = CourierError(CourierError.Kind.forStatus(response.status), message: details?.message)
+        if url?.scheme?.lowercased() == "https", let reason = clientCertificateRefusal(response, body: body) {
+            error.kind = .clientCertificateRefused
+            error.message = reason
+        }
         error.serverCode = details?.code
         error.status = response.status
         error.responseHeaderFields = response.headerFields
