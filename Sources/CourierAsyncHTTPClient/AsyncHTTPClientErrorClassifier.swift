@@ -13,9 +13,12 @@ import NIOSSL
 /// Turns AsyncHTTPClient's and SwiftNIO's errors into ``CourierError`` kinds. The one place that
 /// knows their cases, as `TransportErrorClassifier` is for URLSession.
 enum AsyncHTTPClientErrorClassifier {
-    static func courierError(for error: any Error) -> CourierError {
+    /// - Parameters:
+    ///   - error: What AsyncHTTPClient or SwiftNIO threw.
+    ///   - origin: The server the request went to, when known: a proxy's refusal names its port.
+    static func courierError(for error: any Error, origin: URL? = nil) -> CourierError {
         if let courierError = error as? CourierError { return courierError }
-        if let proxyError = proxyError(for: error) { return proxyError }
+        if let proxyError = proxyError(for: error, origin: origin) { return proxyError }
         if let refusal = clientCertificateRefusal(for: error) { return refusal }
         return CourierError(kind(of: error), underlyingError: error)
     }
@@ -41,7 +44,7 @@ enum AsyncHTTPClientErrorClassifier {
     }
 
     /// The error for a proxy's refusal, with a message that names the proxy as the one refusing.
-    static func proxyError(for error: any Error) -> CourierError? {
+    static func proxyError(for error: any Error, origin: URL? = nil) -> CourierError? {
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .proxyAuthenticationRequired:
@@ -51,7 +54,7 @@ enum AsyncHTTPClientErrorClassifier {
                     underlyingError: error
                 )
             case .invalidProxyResponse:
-                return CourierError(.notConnected, message: "The proxy refused to open a tunnel to the server.", underlyingError: error)
+                return CourierError(.notConnected, message: tunnelRefusal(to: origin), underlyingError: error)
             default:
                 return nil
             }
@@ -70,6 +73,17 @@ enum AsyncHTTPClientErrorClassifier {
             return CourierError(.notConnected, message: "The proxy does not speak SOCKS5.", underlyingError: error)
         }
         return nil
+    }
+
+    /// Why a proxy refused a `CONNECT` tunnel, and what to do. Every origin goes through a tunnel,
+    /// plain http too, and most proxies open tunnels to port 443 alone (squid's stock
+    /// `http_access deny CONNECT !SSL_ports`), so a tunnel to any other port is the likely refusal.
+    static func tunnelRefusal(to origin: URL?) -> String {
+        let port = origin.flatMap { $0.port ?? ($0.scheme?.lowercased() == "https" ? 443 : 80) }
+        guard let port, port != 443 else { return "The proxy refused to open a tunnel to the server." }
+        return "The proxy refused to open a tunnel (CONNECT) to port \(port): most proxies allow tunnels to port 443 (https) only, "
+            + "and this transport tunnels plain http too. Use the server's https address, have the proxy allow CONNECT to port \(port) "
+            + "(squid: add it to SSL_ports), or reach this host directly (Proxy.bypassing)."
     }
 
     static func kind(of error: any Error) -> CourierError.Kind {

@@ -119,7 +119,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
             if Self.collectsInMemory(request) { return try await collect(request) }
             return try await request.interruption.run { try await self.exchange(request) }
         } catch {
-            throw AsyncHTTPClientErrorClassifier.courierError(for: error)
+            throw AsyncHTTPClientErrorClassifier.courierError(for: error, origin: request.origin)
         }
     }
 
@@ -170,7 +170,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
                 return (head, HTTPBody(ResponseChunks(body: response.body), length: length, iterationBehavior: .single))
             }
         } catch {
-            throw AsyncHTTPClientErrorClassifier.courierError(for: error)
+            throw AsyncHTTPClientErrorClassifier.courierError(for: error, origin: baseURL)
         }
     }
 

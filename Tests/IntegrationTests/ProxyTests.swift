@@ -80,14 +80,18 @@ struct ProxyTests {
         }
     }
 
-    @Test("a proxy that refuses the tunnel is a clear error, never a hang")
+    @Test("a proxy that tunnels to 443 only, as squid's stock configuration, refuses a plain-http origin: the error says why and what to do")
     func refusedConnect() async throws {
         try await withBackends { backends in
-            let strict = try await ProxyProcess.tinyproxy(connectPorts: [1])
+            let strict = try await ProxyProcess.tinyproxy(connectPorts: [443])
             defer { strict.stop() }
             let (result, elapsed) = try await measure { try await Self.echo(backends.server, through: .http(host: "127.0.0.1", port: strict.port)) }
+            let port = try #require(URL(string: backends.server.baseURL)?.port)
             #expect(result.error?.kind == .notConnected)
-            #expect(result.error?.message == "The proxy refused to open a tunnel to the server.")
+            let message = try #require(result.error?.message)
+            #expect(message.hasPrefix("The proxy refused to open a tunnel (CONNECT) to port \(port): most proxies allow tunnels to port 443 (https) only"))
+            #expect(message.contains("Use the server's https address"))
+            #expect(message.contains("Proxy.bypassing"))
             #expect(elapsed < hangBound)
         }
     }
