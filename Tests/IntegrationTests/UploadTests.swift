@@ -74,23 +74,41 @@ struct UploadTests {
                     ])
                 let uploads = log.all.filter { $0.direction == .upload }
                 #expect(uploads.last?.completedBytes == prepared.payload?.length)
-                // The length goes out as `Content-Length`, except where libcurl chunks every
-                // streamed body (URLSession on Linux).
-                struct Echo: Decodable { var headers: [[String]] }
+                // The length goes out as `Content-Length`, on every transport.
                 let echo = try await client.send(Request<Echo>(.post, "echo", body: .multipart(form)))
-                func header(_ name: String) -> String? { echo.headers.first { $0.first?.lowercased() == name }?.last }
-                #if canImport(FoundationNetworking)
-                let chunked = transport == .urlSession
-                #else
-                let chunked = false
-                #endif
-                if chunked {
-                    #expect(header("transfer-encoding") == "chunked")
-                    #expect(header("content-length") == nil)
-                } else {
-                    #expect(header("content-length") == prepared.payload?.length.map(String.init))
-                    #expect(header("transfer-encoding") == nil)
+                #expect(echo.header("content-length") == prepared.payload?.length.map(String.init))
+                #expect(echo.header("transfer-encoding") == nil)
+                let withProgress = try await client.send(Request<Echo>(.post, "echo", body: .multipart(form)), progress: { _ in })
+                #expect(withProgress.header("content-length") == prepared.payload?.length.map(String.init))
+                #expect(withProgress.header("transfer-encoding") == nil)
+            }
+        }
+    }
+
+    /// What `/echo` answers: the request's header fields as the server saw them.
+    struct Echo: Decodable, Sendable {
+        var headers: [[String]]
+        var body_size: Int
+
+        func header(_ name: String) -> String? { headers.first { $0.first?.lowercased() == name }?.last }
+    }
+
+    @Test("a file body goes out with Content-Length, never chunked, with and without progress", arguments: TransportKind.allCases)
+    func fileLength(transport: TransportKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("report.bin")
+            try PatternFile.write(1024 * 1024 + 3, to: file)
+            try await withBackends(transport) { backends in
+                let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport)
+                let log = ProgressLog()
+                for progress in [nil, log.record] as [(@Sendable (TransferProgress) -> Void)?] {
+                    let echo = try await client.send(Request<Echo>(.put, "echo/upload", body: .file(file)), progress: progress)
+                    #expect(echo.header("content-length") == "1048579")
+                    #expect(echo.header("transfer-encoding") == nil)
+                    #expect(echo.body_size == 1024 * 1024 + 3)
                 }
+                let uploaded = log.all.filter { $0.direction == .upload }.map(\.completedBytes)
+                #expect(uploaded.last == Int64(1024 * 1024 + 3), "\(uploaded)")
             }
         }
     }

@@ -78,7 +78,9 @@ final class SegmentReader {
         offset = 0
     }
 
-    private static func changedSize(_ url: URL, size: Int64) -> CourierError {
+    /// The error for a file that no longer has the size it had when the body was built, found
+    /// before the body's end went out.
+    static func changedSize(_ url: URL, size: Int64) -> CourierError {
         CourierError(
             .fileAccessFailed,
             message: "\(url.lastPathComponent) changed size while it was sent (it had \(size) bytes): the upload stopped before its end."

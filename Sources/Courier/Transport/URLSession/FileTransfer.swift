@@ -12,7 +12,8 @@ struct FileTransfer: Sendable {
     var request: HTTPRequest
     /// The request body, when it is not read from disk.
     var body: HTTPBody?
-    /// The stretches of a body read from disk (a file, a form with files), with its length.
+    /// A body read from disk (a file, a form with files), with its stretches and its length.
+    var payload: RequestPayload?
     var segments: [BodySegment]?
     var length: Int64?
     var origin: URL
@@ -29,7 +30,16 @@ struct FileTransfer: Sendable {
         return payload.segments != nil && !payload.isInMemory
     }
 
-    /// The body stream for a body read from disk, attached to `urlRequest` with its length.
+    /// The file an upload task sends: for a body read from disk whose response is not written to
+    /// a file (a download task takes a body only as a stream).
+    /// - Throws: ``CourierError/Kind/fileAccessFailed`` (see ``UploadFile/prepare(_:)``).
+    func uploadFile() throws(CourierError) -> UploadFile? {
+        guard destination == nil, let payload else { return nil }
+        return try UploadFile.prepare(payload)
+    }
+
+    /// The body stream for a body read from disk that goes with a download task, attached to
+    /// `urlRequest` with its length where the platform sends it.
     func attachBody(to urlRequest: inout URLRequest) -> SegmentInputStream? {
         guard let segments else { return nil }
         let stream = SegmentInputStream(segments)
@@ -43,6 +53,7 @@ struct FileTransfer: Sendable {
     init(_ request: TransportRequest) {
         self.request = request.request
         if let payload = request.payload, let segments = payload.segments, !payload.isInMemory {
+            self.payload = payload
             self.segments = segments
             self.length = payload.length
         } else {

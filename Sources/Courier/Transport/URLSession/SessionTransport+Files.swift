@@ -10,8 +10,23 @@ extension SessionTransport {
     /// Sends a request whose body comes from a file, whose response body goes to a file, or both,
     /// with URLSession's upload and download tasks. A failed response's body, which a download task
     /// writes to the file too, comes back in memory.
+    ///
+    /// A body read from disk goes by an upload task from a file (``UploadFile``), which carries
+    /// `Content-Length` on every platform; a file body that changed size on the way fails the
+    /// call, whatever the server answered.
     func transfer(_ transfer: FileTransfer) async throws -> TransportResponse {
-        let (response, body) = try await transferring(transfer)
+        let upload = try transfer.uploadFile()
+        defer { upload?.remove() }
+        let response: HTTPResponse
+        let body: HTTPBody?
+        do {
+            (response, body) = try await transferring(transfer, upload: upload)
+        } catch {
+            // A file that shrank ends libcurl's upload with an error of its own: the size says why.
+            if !Task.isCancelled { try upload?.checkUnchanged(sent: true) }
+            throw error
+        }
+        try upload?.checkUnchanged(sent: true)
         if let destination = transfer.destination, response.status.kind != .successful {
             let failureBody = ResponseBody.readFailureBody(at: destination, upTo: transfer.bodyLimit)
             return TransportResponse(response: response, body: failureBody.isEmpty ? nil : HTTPBody(failureBody))
@@ -19,12 +34,12 @@ extension SessionTransport {
         return TransportResponse(response: response, body: body)
     }
 
-    private func transferring(_ transfer: FileTransfer) async throws -> (HTTPResponse, HTTPBody?) {
+    private func transferring(_ transfer: FileTransfer, upload: UploadFile?) async throws -> (HTTPResponse, HTTPBody?) {
         var urlRequest = try Self.urlRequest(for: transfer.request, origin: transfer.origin)
         if transfer.progress == nil, transfer.body == nil {
-            return try await transferWithoutProgress(transfer, urlRequest: urlRequest)
+            return try await transferWithoutProgress(transfer, urlRequest: urlRequest, upload: upload)
         }
-        let stream = transfer.attachBody(to: &urlRequest)
+        let stream = upload == nil ? transfer.attachBody(to: &urlRequest) : nil
         let delegate = TransferDelegate(transfer: transfer, trust: self.delegate.trust, stream: stream)
         let transferSession = URLSession(configuration: dataSession.configuration, delegate: delegate, delegateQueue: nil)
         defer { transferSession.finishTasksAndInvalidate() }
@@ -35,8 +50,8 @@ extension SessionTransport {
                 urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
             }
             task = transferSession.downloadTask(with: urlRequest)
-        } else if stream != nil {
-            task = transferSession.dataTask(with: urlRequest)
+        } else if let upload {
+            task = transferSession.uploadTask(with: urlRequest, fromFile: upload.url)
         } else {
             if let body = transfer.body { urlRequest.httpBody = try await Data(collecting: body, upTo: .max) }
             task = transferSession.dataTask(with: urlRequest)
@@ -55,7 +70,8 @@ extension SessionTransport {
     /// for progress, so URLSession need not call a delegate for every piece it moves.
     private func transferWithoutProgress(
         _ transfer: FileTransfer,
-        urlRequest: URLRequest
+        urlRequest: URLRequest,
+        upload: UploadFile?
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let outcome = LockedState<CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?>(nil)
         @Sendable func finish(_ result: Result<(HTTPResponse, HTTPBody?), any Error>) {
@@ -78,7 +94,7 @@ extension SessionTransport {
         }
         let session = dataSession
         var request = urlRequest
-        let stream = transfer.attachBody(to: &request).map(UncheckedStream.init)
+        let stream = (upload == nil ? transfer.attachBody(to: &request) : nil).map(UncheckedStream.init)
         // A body that could not be read says why, rather than URLSession's own error.
         @Sendable func failed(_ error: any Error) throws -> URLResponse? {
             if let failure = stream?.stream.failure { throw failure }
@@ -97,8 +113,8 @@ extension SessionTransport {
                         return (try Self.response(from: response), nil)
                     })
             }
-        } else if stream != nil {
-            task = session.dataTask(with: request) { data, response, error in
+        } else if let upload {
+            task = session.uploadTask(with: request, fromFile: upload.url) { data, response, error in
                 finish(
                     Result {
                         if let error { return (try Self.response(from: try failed(error)), HTTPBody(data ?? Data())) }
