@@ -17,7 +17,7 @@ extension CourierError {
         let code: Code
 
         /// The device is offline or the server could not be reached: no route, DNS failure,
-        /// connection refused, connection lost.
+        /// connection refused, connection lost before the response's head arrived.
         public static let notConnected = Kind(code: .notConnected)
         /// No complete response within the request's timeout (or the server answered 408).
         public static let timedOut = Kind(code: .timedOut)
@@ -46,7 +46,8 @@ extension CourierError {
         /// JSON, or was empty.
         public static let decodingFailed = Kind(code: .decodingFailed)
         /// The response was not what was expected at the HTTP level (e.g. a wrong content type, a
-        /// malformed or incomplete response).
+        /// malformed response, or a body cut short: the connection ended after the head, before
+        /// the body's end).
         public static let invalidResponse = Kind(code: .invalidResponse)
         /// The response body was larger than the configured maximum.
         public static let responseTooLarge = Kind(code: .responseTooLarge)
