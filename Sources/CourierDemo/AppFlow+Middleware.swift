@@ -44,21 +44,24 @@ extension AppFlow {
         }
         let started = ContinuousClock.now
         let total = 20
-        let watcher = Task {
-            var done = 0
-            for await inFlight in client.activity {
-                transcript.progress("[\(String(repeating: "#", count: total - inFlight))\(String(repeating: ".", count: inFlight))] \(total - inFlight)/\(total) done")
-                done = total - inFlight
-                if done == total { break }
-            }
+        // Counted from completions: the calls in flight rise from 0 as the burst starts, so a line
+        // drawn from them alone would count down before it counts up.
+        let showProgress = { (done: Int) in
+            let bar = String(repeating: "#", count: done) + String(repeating: ".", count: total - done)
+            transcript.progress("[\(bar)] \(done)/\(total) done, \(client.inFlightCount) in flight  ")
         }
+        showProgress(0)
         let results = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<total {
                 group.addTask { (try? await client.send(Request<JSONValue>(.get, "limited", query: ["per_second": 5]))) != nil }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            var results: [Bool] = []
+            for await succeeded in group {
+                results.append(succeeded)
+                showProgress(results.count)
+            }
+            return results
         }
-        watcher.cancel()
         let elapsed = ContinuousClock.now - started
         transcript.write("")
         transcript.check(
