@@ -75,17 +75,13 @@ struct SessionWebSocketOpener: WebSocketTransport {
     }
 
     private static func response(_ response: HTTPURLResponse) -> HTTPResponse {
-        var fields = HTTPFields()
-        for (name, value) in response.allHeaderFields {
-            guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else { continue }
-            fields.append(HTTPField(name: name, value: value))
-        }
-        return HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)
+        HTTPResponse(status: .init(code: response.statusCode), headerFields: SessionTransport.headerFields(of: response))
     }
 }
 
 extension SessionTransport {
-    /// Opens WebSockets with `URLSessionWebSocketTask` on this transport's session.
+    /// Opens WebSockets with `URLSessionWebSocketTask` on the session that carries this transport's
+    /// trust (its roots and pins) and Courier's delegate.
     public var webSockets: (any WebSocketTransport)? {
         SessionWebSocketOpener(session: dataSession)
     }
