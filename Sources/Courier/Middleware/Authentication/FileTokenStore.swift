@@ -77,7 +77,7 @@ public struct FileTokenStore: TokenStore {
                 offset += written
             }
         }
-        guard fsync(descriptor) == 0 else { throw lastError() }
+        guard flush(descriptor) else { throw lastError() }
         closed = true
         guard close(descriptor) == 0 else { throw lastError() }
     }
@@ -87,8 +87,17 @@ public struct FileTokenStore: TokenStore {
     private static func synchronizeDirectory(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
+        _ = flush(descriptor)
         close(descriptor)
+    }
+
+    /// Writes what `descriptor` holds to the disk itself. Darwin's `fsync` stops at the drive's
+    /// cache, and `F_FULLFSYNC` asks the drive to write it out; a file system without it gets `fsync`.
+    private static func flush(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) != -1 { return true }
+        #endif
+        return fsync(descriptor) == 0
     }
 
     private static func lastError() -> POSIXError {

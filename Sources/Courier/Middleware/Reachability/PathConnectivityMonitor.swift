@@ -8,7 +8,8 @@ import Network
 /// ```swift
 /// $0.middleware = [ReachabilityMiddleware(monitor: PathConnectivityMonitor())]
 /// ```
-public final class PathConnectivityMonitor: ConnectivityMonitor {
+// @unchecked: `monitor` is only started in `init` and cancelled in `deinit`; not every SDK marks it `Sendable`.
+public final class PathConnectivityMonitor: ConnectivityMonitor, @unchecked Sendable {
     private let monitor = NWPathMonitor()
     private let status = LockedState(true)
     private let broadcast = ConnectivityBroadcast()
