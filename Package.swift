@@ -226,6 +226,8 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 "ReferenceServer",
                 .product(name: "Logging", package: "swift-log"),
+                // The MD5 of nginx's secure_link in the interop launchers.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
@@ -305,6 +307,22 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // Courier against servers it was not written beside: nginx, squid, dante, Python's
+        // websockets, httpbin and sse-starlette, started by the launchers in TestSupport
+        // (`scripts/interop-setup.sh` installs them; without them these tests skip, naming what is missing).
+        .testTarget(
+            name: "InteropTests",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "ReferenceServer",
+                "TestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            // The servers' configuration templates and scripts, read from the sources by the launchers.
+            exclude: ["Servers"],
             swiftSettings: swiftSettings
         ),
     ]
