@@ -94,4 +94,9 @@ final class WebSocketOutbox: Sendable {
     var bytesInFlight: Int {
         state.withLock { $0.inFlight }
     }
+
+    /// Sends waiting for room, in the order they will be let through: their sizes in bytes.
+    var waitingSends: [Int] {
+        state.withLock { $0.waiters.map(\.bytes) }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Courier
@@ -69,25 +70,29 @@ struct WebSocketPolicyTests {
     func outbox() async throws {
         let outbox = WebSocketOutbox(limit: 10, failsWhenFull: false)
         try await outbox.reserve(25)
-        let order = LockedState<[Int]>([])
-        let second = Task {
-            try await outbox.reserve(4)
-            order.withLock { $0.append(2) }
-        }
-        try await Task.sleep(for: .milliseconds(50))
-        let third = Task {
-            try await outbox.reserve(4)
-            order.withLock { $0.append(3) }
-        }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(order.withLock { $0 }.isEmpty)
+        // Each send joins the queue before the next starts, so the queue's order is the sends' order.
+        let second = Task { try await outbox.reserve(7) }
+        #expect(await eventually { outbox.waitingSends == [7] })
+        let third = Task { try await outbox.reserve(5) }
+        #expect(await eventually { outbox.waitingSends == [7, 5] })
+        let fourth = Task { try await outbox.reserve(1) }
+        #expect(await eventually { outbox.waitingSends == [7, 5, 1] })
+        #expect(outbox.bytesInFlight == 25)
+
+        // Room is granted under the outbox's lock, in order: 7 fits; 5 does not fit beside it, and
+        // 1, which would, waits behind it rather than overtaking.
         outbox.release(25)
+        #expect(outbox.bytesInFlight == 7)
+        #expect(outbox.waitingSends == [5, 1])
         try await second.value
+        outbox.release(7)
+        #expect(outbox.bytesInFlight == 6)
+        #expect(outbox.waitingSends.isEmpty)
         try await third.value
-        #expect(order.withLock { $0 } == [2, 3])
-        #expect(outbox.bytesInFlight == 8)
+        try await fourth.value
+
         let blocked = Task { try await outbox.reserve(5) }
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually { outbox.waitingSends == [5] })
         outbox.end(.webSocket(.notConnected, message: "closed"))
         let result = await blocked.result
         #expect(((try? result.get()) == nil))
