@@ -33,3 +33,24 @@ struct Pending<Output: Sendable> {
         return (true, continuation.map { ($0, outcome) })
     }
 }
+
+extension LockedState {
+    /// Records the waiting task's continuation in the ``Pending`` at `pending`, or resumes it at
+    /// once, outside the lock, when the result is settled already: a ``DataTaskHandler``'s `start`.
+    /// - Parameters:
+    ///   - pending: Where the state keeps the result.
+    ///   - continuation: The waiting task's continuation.
+    ///   - cancelTask: Stops the URLSession task.
+    /// - Returns: Whether the URLSession task should be started (the result is not settled yet).
+    func wait<Output>(
+        at pending: WritableKeyPath<Value, Pending<Output>>,
+        _ continuation: CheckedContinuation<Output, any Error>,
+        cancelTask: @escaping @Sendable () -> Void
+    ) -> Bool {
+        guard let (continuation, outcome) = withLock({ $0[keyPath: pending].wait(continuation, cancelTask: cancelTask) }) else {
+            return true
+        }
+        continuation.resume(with: outcome)
+        return false
+    }
+}

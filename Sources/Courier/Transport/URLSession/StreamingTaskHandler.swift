@@ -30,11 +30,7 @@ final class StreamingTaskHandler: DataTaskHandler, @unchecked Sendable {
     }
 
     func start(_ continuation: CheckedContinuation<Output, any Error>, cancelTask: @escaping @Sendable () -> Void) -> Bool {
-        guard let (continuation, outcome) = state.withLock({ $0.pending.wait(continuation, cancelTask: cancelTask) }) else {
-            return true
-        }
-        continuation.resume(with: outcome)
-        return false
+        state.wait(at: \.pending, continuation, cancelTask: cancelTask)
     }
 
     func cancel() {
