@@ -31,11 +31,7 @@ public struct AuthenticationMiddleware: Middleware {
     }
 
     /// The field or query parameter of ``scheme``.
-    public var credentialFields: CredentialFields {
-        var fields = CredentialFields.none
-        fields.insert(scheme)
-        return fields
-    }
+    public var credentialFields: CredentialFields { scheme.credentialFields }
 
     /// Adds the token, and on a 401 from this origin renews it once and replays the request.
     /// - Parameters:

@@ -125,6 +125,14 @@ public struct AuthenticationScheme: Sendable, Equatable {
         if case .query(let name) = placement { return name }
         return nil
     }
+
+    /// The field or query parameter that carries the credentials, and nothing else: what a
+    /// middleware that applies this scheme declares.
+    var credentialFields: CredentialFields {
+        var fields = CredentialFields.none
+        fields.insert(self)
+        return fields
+    }
 }
 
 extension AuthenticationScheme: CustomStringConvertible, CustomReflectable {

@@ -29,11 +29,7 @@ public struct BasicAuthenticationMiddleware: Middleware {
     }
 
     /// The `Authorization` field.
-    public var credentialFields: CredentialFields {
-        var fields = CredentialFields.none
-        fields.insert(scheme)
-        return fields
-    }
+    public var credentialFields: CredentialFields { scheme.credentialFields }
 
     /// Adds the `Authorization` field and sends the request.
     /// - Parameters:
