@@ -12,6 +12,25 @@ indirect enum CorpusJSON {
     static func int(_ value: Int) -> CorpusJSON { .number(String(value)) }
     static func optional(_ value: String?) -> CorpusJSON { value.map(CorpusJSON.string) ?? .null }
 
+    /// The same value with every member's name turned from snake_case into camelCase, as
+    /// `convertFromSnakeCase` turns it.
+    func keysInCamelCase() -> CorpusJSON {
+        switch self {
+        case .object(let members):
+            .object(members.map { name, value in (Self.camelCase(name), value.keysInCamelCase()) })
+        case .array(let elements):
+            .array(elements.map { $0.keysInCamelCase() })
+        case .string, .number, .bool, .null:
+            self
+        }
+    }
+
+    private static func camelCase(_ name: String) -> String {
+        let words = name.split(separator: "_")
+        guard let first = words.first else { return name }
+        return words.dropFirst().reduce(String(first)) { $0 + $1.prefix(1).uppercased() + $1.dropFirst() }
+    }
+
     /// The text, indented by two spaces a level as the corpora are.
     func text() -> String {
         var output = ""

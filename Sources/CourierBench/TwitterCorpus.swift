@@ -142,7 +142,13 @@ enum TwitterCorpus {
     }
 
     /// The JSON text: 100 tweets.
-    static func make(count: Int = 100) -> Data {
+    /// - Parameters:
+    ///   - count: How many tweets.
+    ///   - camelCaseKeys: Whether members are named in camelCase (`created_at` becomes
+    ///     `createdAt`, as the snake-case key strategy reads it), so the models read the page with
+    ///     the default key strategy, as an app whose API names its members as its models do.
+    /// - Returns: The page, indented.
+    static func make(count: Int = 100, camelCaseKeys: Bool = false) -> Data {
         var random = CorpusRandom(state: 0x7717_7E5)
         let statuses = (0..<count).map { index in status(index, &random, retweets: index % 3 == 0) }
         let json = CorpusJSON.object([
@@ -157,7 +163,7 @@ enum TwitterCorpus {
                 ])
             ),
         ])
-        return Data(json.text().utf8)
+        return Data((camelCaseKeys ? json.keysInCamelCase() : json).text().utf8)
     }
 
     private static func id(_ random: inout CorpusRandom) -> Int {
