@@ -40,15 +40,30 @@ public final class StubTransport: Transport {
     /// The scripted WebSockets (``answerWebSocket(_:with:)``), latest last.
     let webSocketRoutes = LockedState<[(matcher: RequestMatcher, sockets: [StubWebSocket])]>([])
     private let sleep: @Sendable (Duration) async throws -> Void
+    /// Whether the stub has a WebSocket side (``webSockets``).
+    let answersWebSockets: Bool
 
     /// The stub decodes no content codings: its bodies are sent as they are.
     public let contentCodings: Set<ContentCoding> = []
 
     /// Creates a stub with no answers.
-    /// - Parameter clock: What delays, latency and bandwidth are measured on; `ContinuousClock`
-    ///   by default, a ``ManualClock`` in tests that move time themselves.
-    public init(clock: some Clock<Duration> = ContinuousClock()) {
+    ///
+    /// By default the stub also opens WebSockets: those registered with
+    /// ``answerWebSocket(_:with:)``, and a 404 refusal for any other handshake. Without a
+    /// WebSocket side it stands for a transport that has none (``webSockets`` is `nil`): a
+    /// client refuses every WebSocket before any traffic, with
+    /// `CourierError.Kind.transportFailed`, and ``answerWebSocket(_:with:)`` is never consulted.
+    ///
+    /// ```swift
+    /// let stub = StubTransport(answersWebSockets: false)
+    /// ```
+    /// - Parameters:
+    ///   - clock: What delays, latency and bandwidth are measured on; `ContinuousClock` by
+    ///     default, a ``ManualClock`` in tests that move time themselves.
+    ///   - answersWebSockets: Whether the stub has a WebSocket side; `true` by default.
+    public init(clock: some Clock<Duration> = ContinuousClock(), answersWebSockets: Bool = true) {
         sleep = { duration in try await clock.sleep(for: duration) }
+        self.answersWebSockets = answersWebSockets
     }
 
     /// Answers requests `matcher` describes with `responses`, in order; the last one repeats.

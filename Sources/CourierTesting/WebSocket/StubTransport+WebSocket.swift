@@ -16,9 +16,10 @@ extension StubTransport {
         webSocketRoutes.withLock { $0.append((matcher, sockets)) }
     }
 
-    /// The stub's WebSocket side: the sockets registered with ``answerWebSocket(_:with:)``.
+    /// The stub's WebSocket side: the sockets registered with ``answerWebSocket(_:with:)``;
+    /// `nil` for a stub made with `answersWebSockets: false`.
     public var webSockets: (any WebSocketTransport)? {
-        StubWebSocketOpener(transport: self)
+        answersWebSockets ? StubWebSocketOpener(transport: self) : nil
     }
 
     /// The socket for `request`: the first unopened one of the latest matching registration.

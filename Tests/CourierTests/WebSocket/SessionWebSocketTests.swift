@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import Testing
 
@@ -20,17 +21,13 @@ struct SessionWebSocketTests {
 
     @Test("a transport without a WebSocket side is refused before any traffic, naming the remedy")
     func transportWithoutWebSockets() async throws {
-        struct PlainTransport: Transport {
-            let contentCodings: Set<ContentCoding> = []
-            func send(_ request: TransportRequest) async throws -> TransportResponse {
-                throw CourierError(.transportFailed, message: "not used")
-            }
-        }
-        let client = Client(baseURL: "http://127.0.0.1:9", transport: PlainTransport())
+        let stub = StubTransport(answersWebSockets: false)
+        let client = Client(baseURL: "http://127.0.0.1:9", transport: stub)
         let error = await #expect(throws: CourierError.self) {
             try await client.webSocket(Request<Void>(.get, "live"))
         }
         #expect(error?.kind == CourierError.Kind.transportFailed)
         #expect(error?.message?.contains("AsyncHTTPClient") == true)
+        #expect(stub.requests.isEmpty)
     }
 }
