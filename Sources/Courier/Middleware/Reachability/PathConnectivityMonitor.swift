@@ -2,8 +2,8 @@
 import Foundation
 import Network
 
-/// Connectivity from `NWPathMonitor`: connected while the current path is satisfied; every change
-/// of that is reported by ``changes()``.
+/// Connectivity from `NWPathMonitor`: connected unless the current path is unsatisfied (a path that
+/// requires a connection comes up for a request); every change of that is reported by ``changes()``.
 ///
 /// ```swift
 /// $0.middleware = [ReachabilityMiddleware(monitor: PathConnectivityMonitor())]
@@ -17,7 +17,7 @@ public final class PathConnectivityMonitor: ConnectivityMonitor, @unchecked Send
     /// Creates the monitor and starts watching the path.
     public init() {
         monitor.pathUpdateHandler = { [status, broadcast] path in
-            let connected = path.status == .satisfied
+            let connected = PathStatus(path.status).isConnected
             let changed = status.withLock { status in
                 defer { status = connected }
                 return status != connected
@@ -31,7 +31,7 @@ public final class PathConnectivityMonitor: ConnectivityMonitor, @unchecked Send
         monitor.cancel()
     }
 
-    /// Whether the current path is satisfied.
+    /// Whether the current path is usable: satisfied, or brought up by a connection.
     /// - Returns: The path monitor's latest answer.
     public func isConnected() async -> Bool {
         status.withLock { $0 }
@@ -41,6 +41,18 @@ public final class PathConnectivityMonitor: ConnectivityMonitor, @unchecked Send
     /// - Returns: A new stream for one reader.
     public func changes() -> AsyncStream<Bool> {
         broadcast.stream()
+    }
+}
+
+extension PathStatus {
+    /// The status of a path `NWPathMonitor` reports; a status it adds later is not taken for offline.
+    init(_ status: NWPath.Status) {
+        switch status {
+        case .unsatisfied: self = .unsatisfied
+        case .requiresConnection: self = .requiresConnection
+        case .satisfied: self = .satisfied
+        @unknown default: self = .satisfied
+        }
     }
 }
 #endif
