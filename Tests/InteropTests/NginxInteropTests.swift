@@ -28,6 +28,40 @@ struct NginxInteropTests {
         }
     }
 
+    @Test("a text file nginx sends gzipped arrives decoded; nginx records the Accept-Encoding and the compressed size", arguments: TransportKind.allCases)
+    func gzip(transport: TransportKind) async throws {
+        try await withInteropServer(try await NginxServer.start()) { nginx in
+            try nginx.writeFile("compressible.txt", Self.text)
+            let client = Client(baseURL: BaseURL(nginx.httpURL), transport: transport.make())
+            let body = try await client.send(Request<Data>(.get, "compressible.txt"))
+            #expect(String(decoding: body, as: UTF8.self) == Self.text)
+            let record = try await nginx.accessRecord { $0.uri == "/compressible.txt" }
+            #expect(record.acceptEncoding.contains("gzip"))
+            #expect(record.bodyBytesSent < Self.text.utf8.count)
+        }
+    }
+
+    @Test("secure_link: a signed link is served, an expired one is 410, a forged one 403", arguments: TransportKind.allCases)
+    func secureLink(transport: TransportKind) async throws {
+        try await withInteropServer(try await NginxServer.start()) { nginx in
+            try nginx.writeFile("signed.bin", "for signed eyes")
+            let client = Client(baseURL: BaseURL(nginx.httpURL), transport: transport.make())
+            let valid = nginx.secureLinkQuery(for: "/secure/signed.bin", expires: Date() + 3600)
+            let body = try await client.send(Request<Data>(.get, "secure/signed.bin", query: ["md5": valid.md5, "expires": valid.expires]))
+            #expect(String(decoding: body, as: UTF8.self) == "for signed eyes")
+            let expired = nginx.secureLinkQuery(for: "/secure/signed.bin", expires: Date() - 60)
+            let late = await capture { try await client.send(Request<Data>(.get, "secure/signed.bin", query: ["md5": expired.md5, "expires": expired.expires])) }
+            #expect(late.error?.status == .gone)
+            let forged = await capture { try await client.send(Request<Data>(.get, "secure/signed.bin", query: ["md5": "AAAAAAAAAAAAAAAAAAAAAA", "expires": valid.expires])) }
+            #expect(forged.error?.status == .forbidden)
+            let statuses = try await InteropRecordMissing.wait(for: "three secure_link requests", within: .seconds(30), record: nginx.errorLog) {
+                let statuses = nginx.accessRecords.filter { $0.uri.hasPrefix("/secure/") }.map(\.status)
+                return statuses.count == 3 ? statuses : nil
+            }
+            #expect(statuses == [200, 410, 403])
+        }
+    }
+
     @Test("a Range request gets 206 with the asked bytes, and nginx records the Range field", arguments: TransportKind.allCases)
     func range(transport: TransportKind) async throws {
         try await withInteropServer(try await NginxServer.start()) { nginx in
@@ -74,6 +108,8 @@ struct NginxInteropTests {
             let record = try await nginx.accessRecord { $0.uri == "/client-certificate" }
             #expect(record.sslProtocol == "TLSv1.3")
             #expect(record.sslClientVerify == "NONE")
+            // AsyncHTTPClient offers HTTP/2 by ALPN, and nginx's TLS listeners take it.
+            #expect(record.serverProtocol == "HTTP/2.0")
         }
     }
 
