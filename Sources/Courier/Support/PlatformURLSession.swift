@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where this platform's URLSession differs in what it lets an app set: Apple's Foundation, or
 /// swift-corelibs-foundation (Linux, Windows).
 enum PlatformURLSession {
@@ -8,6 +10,16 @@ enum PlatformURLSession {
         true
         #else
         false
+        #endif
+    }()
+
+    /// `NSURLAuthenticationMethodClientCertificate`, which swift-corelibs-foundation does not
+    /// define (it never asks for a client certificate); Apple's constant where there is one.
+    static let clientCertificateMethod: String = {
+        #if canImport(FoundationNetworking)
+        "NSURLAuthenticationMethodClientCertificate"
+        #else
+        NSURLAuthenticationMethodClientCertificate
         #endif
     }()
 

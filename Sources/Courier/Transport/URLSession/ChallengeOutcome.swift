@@ -14,41 +14,38 @@ enum ChallengeOutcome: @unchecked Sendable {
     /// proxy asked for credentials (``CourierError/Kind/proxyAuthenticationRequired``).
     case refused(CourierError)
 
-    /// Answers `challenge` the same way on every platform, calling `end` first when the task ends
-    /// at it.
+    /// Answers `challenge` the same way on every platform, as ``ChallengeAnswer`` decides, calling
+    /// `end` first when the task ends at it.
     ///
-    /// - A proxy's challenge (its 407) is cancelled once `end` has the failure: the proxy wants
-    ///   credentials, which the request's middleware cannot give.
-    /// - A challenge that comes with an HTTP response (a 401 with `WWW-Authenticate`) is
-    ///   cancelled once `end` has the response: Courier's middleware answers it, never a credential
-    ///   storage. On Linux the challenge comes once the whole 401 has arrived and, unless answered
-    ///   with a credential, waits forever or cancels the task (swift-corelibs-foundation#5456).
-    /// - A server-trust challenge goes to `trust`, which may refuse the server.
-    /// - Any other gets the platform's default handling.
+    /// A challenge that ends the task is cancelled once `end` has the outcome: a 401 goes to
+    /// Courier's middleware, never a credential storage. On Linux the challenge comes once the
+    /// whole 401 has arrived and, unless answered with a credential, waits forever or cancels the
+    /// task (swift-corelibs-foundation#5456).
     /// - Parameters:
     ///   - challenge: The challenge.
     ///   - response: The task's response so far.
+    ///   - credentials: What the delegate may answer with: a client certificate, proxy credentials.
     ///   - trust: The transport's server-trust evaluation, if it has one.
     ///   - completionHandler: URLSession's handler for the answer.
     ///   - end: Receives how the task ends, before the challenge is answered.
     static func answer(
         _ challenge: URLAuthenticationChallenge,
         response: URLResponse?,
+        credentials: ChallengeCredentials,
         trust: (any ServerTrustEvaluation)?,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void,
         end: @escaping @Sendable (ChallengeOutcome) -> Void
     ) {
-        if challenge.protectionSpace.isProxy() {
-            let proxy = "\(challenge.protectionSpace.host):\(challenge.protectionSpace.port)"
-            end(.refused(CourierError(.proxyAuthenticationRequired, message: "The proxy \(proxy) asks for credentials (407).")))
-            UncheckedDataTask.elsewhere { completionHandler(.cancelAuthenticationChallenge, nil) }
-        } else if let failure = response ?? challenge.failureResponse {
-            end(.unauthorized(failure))
+        switch ChallengeAnswer.decide(challenge, response: response, credentials: credentials, trust: trust) {
+        case .use(let credential):
+            completionHandler(.useCredential, credential)
+        case .end(let outcome):
+            end(outcome)
             // Cancelling waits on URLSession's queue, which may be the one running this callback.
             UncheckedDataTask.elsewhere { completionHandler(.cancelAuthenticationChallenge, nil) }
-        } else if let trust {
+        case .evaluate(let trust):
             trust.answer(challenge, refuse: { end(.refused($0)) }, completionHandler: completionHandler)
-        } else {
+        case .performDefaultHandling:
             completionHandler(.performDefaultHandling, nil)
         }
     }

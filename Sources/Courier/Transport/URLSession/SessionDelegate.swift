@@ -6,7 +6,8 @@ import FoundationNetworking
 
 /// The delegate of Courier's URLSessions: refuses redirects (Courier follows them itself, so
 /// credentials never follow one to another origin), answers an HTTP authentication challenge with
-/// its 401 at once, applies the transport's ``ServerTrust`` to server-trust challenges, and hands
+/// its 401 at once, a proxy's and a client-certificate challenge with the transport's credentials,
+/// applies the transport's ``ServerTrust`` to server-trust challenges, and hands
 /// each data task's events to the ``DataTaskEvents`` registered for it.
 // @unchecked: mutable state is only touched under the locks of `handlers` and `challenged`.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -15,11 +16,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private let challenged = LockedState<[Int: ChallengeOutcome]>([:])
     /// What server-trust challenges are answered with; `nil` leaves them to the platform.
     let trust: (any ServerTrustEvaluation)?
+    /// What a proxy's or a server's request for credentials is answered with.
+    let credentials: ChallengeCredentials
 
     /// Creates a delegate.
-    /// - Parameter trust: Applied to server-trust challenges; `nil` for the platform's usual checks.
-    init(trust: (any ServerTrustEvaluation)? = nil) {
+    /// - Parameters:
+    ///   - trust: Applied to server-trust challenges; `nil` for the platform's usual checks.
+    ///   - credentials: A client certificate and proxy credentials, presented when asked for.
+    init(trust: (any ServerTrustEvaluation)? = nil, credentials: ChallengeCredentials = ChallengeCredentials()) {
         self.trust = trust
+        self.credentials = credentials
     }
 
     /// A session with a copy of `configuration`, this delegate and Courier's delegate queue.
@@ -93,7 +99,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let identifier = task.taskIdentifier
-        ChallengeOutcome.answer(challenge, response: task.response, trust: trust, completionHandler: completionHandler) {
+        ChallengeOutcome.answer(challenge, response: task.response, credentials: credentials, trust: trust, completionHandler: completionHandler) {
             [handlers, challenged] outcome in
             if let handler = handlers.withLock({ $0.removeValue(forKey: identifier) }) {
                 switch outcome {

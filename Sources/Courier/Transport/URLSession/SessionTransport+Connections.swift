@@ -8,10 +8,12 @@ extension SessionTransport {
     /// Creates a transport with the connection settings URLSession can apply on this platform, and
     /// refuses the others with an error that names the remedy.
     ///
-    /// On Apple platforms a ``Proxy`` without credentials becomes the session's
-    /// `connectionProxyDictionary` (HTTPS through `CONNECT`, plain HTTP in absolute form, SOCKS5,
-    /// and the bypassed hosts as exceptions). Everything else is refused: a proxy with
-    /// credentials and a ``ClientIdentity`` on every platform, and any proxy on Linux, where
+    /// On Apple platforms a ``Proxy`` becomes the session's `connectionProxyDictionary` (HTTPS
+    /// through `CONNECT`, plain HTTP in absolute form, SOCKS5, and the bypassed hosts as
+    /// exceptions), and an HTTP proxy's credentials answer its 407, once: refused again, the
+    /// request fails with ``CourierError/Kind/proxyAuthenticationRequired``. Everything else is
+    /// refused: a SOCKS5 proxy with credentials and a ``ClientIdentity`` on every platform, and
+    /// any proxy on Linux, where
     /// swift-corelibs-foundation ignores `connectionProxyDictionary` and never asks for a client
     /// certificate. The AsyncHTTPClient transport applies them all
     /// (`HTTPClientTransport(trust:clientIdentity:proxy:)`).
@@ -42,16 +44,16 @@ extension SessionTransport {
                     + "Use the AsyncHTTPClient transport: HTTPClientTransport(trust:proxy:); or set libcurl's http_proxy, https_proxy and no_proxy."
             )
         }
-        if proxy.credentials != nil {
+        if proxy.kind == .socks5, proxy.credentials != nil {
             throw CourierError(
                 .invalidRequest,
-                message: "The URLSession transport cannot answer a proxy's request for credentials (\(proxy)). "
-                    + "Use the AsyncHTTPClient transport: HTTPClientTransport(trust:proxy:)."
+                message: "The URLSession transport cannot give a SOCKS5 proxy credentials (\(proxy)). "
+                    + "Use an HTTP proxy, whose 407 it answers with them."
             )
         }
         let configuration = (session.configuration.copy() as? URLSessionConfiguration) ?? session.configuration
         configuration.connectionProxyDictionary = Self.proxyDictionary(for: proxy)
-        try self.init(session: URLSession(configuration: configuration), trust: trust)
+        try self.init(session: URLSession(configuration: configuration), trust: trust, credentials: ChallengeCredentials(proxy: proxy.credentials))
     }
 
     /// Whether this platform's URLSession ignores `connectionProxyDictionary` (Linux).

@@ -40,7 +40,7 @@ extension SessionTransport {
             return try await transferWithoutProgress(transfer, urlRequest: urlRequest, upload: upload)
         }
         let stream = upload == nil ? transfer.attachBody(to: &urlRequest) : nil
-        let delegate = TransferDelegate(transfer: transfer, trust: self.delegate.trust, stream: stream)
+        let delegate = TransferDelegate(transfer: transfer, trust: self.delegate.trust, credentials: self.delegate.credentials, stream: stream)
         let transferSession = URLSession(configuration: dataSession.configuration, delegate: delegate, delegateQueue: nil)
         defer { transferSession.finishTasksAndInvalidate() }
 
@@ -170,13 +170,15 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
 
     private let transfer: FileTransfer
     private let trust: (any ServerTrustEvaluation)?
+    private let credentials: ChallengeCredentials
     /// The body read from disk, whose failure is the transfer's.
     private let stream: SegmentInputStream?
     private let state = LockedState(State())
 
-    init(transfer: FileTransfer, trust: (any ServerTrustEvaluation)?, stream: SegmentInputStream?) {
+    init(transfer: FileTransfer, trust: (any ServerTrustEvaluation)?, credentials: ChallengeCredentials, stream: SegmentInputStream?) {
         self.transfer = transfer
         self.trust = trust
+        self.credentials = credentials
         self.stream = stream
     }
 
@@ -242,15 +244,15 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         }
     }
 
-    /// As ``SessionDelegate`` does: a 401's challenge is answered with the 401, a server's with
-    /// the transport's trust.
+    /// As ``SessionDelegate`` does: a 401's challenge is answered with the 401, a proxy's and a
+    /// client-certificate challenge with the transport's credentials, a server's with its trust.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        ChallengeOutcome.answer(challenge, response: task.response, trust: trust, completionHandler: completionHandler) {
+        ChallengeOutcome.answer(challenge, response: task.response, credentials: credentials, trust: trust, completionHandler: completionHandler) {
             [state] outcome in state.withLock { $0.challenged = outcome }
         }
     }

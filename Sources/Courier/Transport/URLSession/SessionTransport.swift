@@ -74,8 +74,13 @@ public struct SessionTransport: Transport, ClientTransport {
     /// - Throws: ``CourierError/Kind/invalidRequest`` when a root certificate cannot be read, and
     ///   on Linux when `trust` has roots or pins.
     public init(session: URLSession = .courierShared, trust: ServerTrust) throws {
+        try self.init(session: session, trust: trust, credentials: ChallengeCredentials())
+    }
+
+    /// The same, with what the transport answers a proxy's or a server's request for credentials with.
+    init(session: URLSession, trust: ServerTrust, credentials: ChallengeCredentials) throws {
         self.session = session
-        let delegate = SessionDelegate(trust: try trust.sessionEvaluation())
+        let delegate = SessionDelegate(trust: try trust.sessionEvaluation(), credentials: credentials)
         self.pinnedHosts = Set(trust.pins.keys)
         self.delegate = delegate
         self.dataSession = delegate.session(configuration: session.configuration)
