@@ -131,7 +131,8 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         if let payload = request.payload {
             // Bytes, files and forms alike: read a piece at a time as AsyncHTTPClient sends them.
             let reported = payload.body.reportingProgress(.upload, to: request.progress)
-            clientRequest.body = .stream(reported.map { ByteBuffer(bytes: $0) }, length: Self.length(of: payload.body))
+            let group = client(for: request.origin).eventLoopGroup
+            clientRequest.body = .stream(LoopPacedBody(reported, group: group), length: Self.length(of: payload.body))
             replayable = payload.canBeSentAgain
         }
         let (response, attempts) = try await execute(clientRequest, method: request.request.method, replayable: replayable, origin: request.origin)
@@ -158,7 +159,8 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         do {
             var clientRequest = try Self.clientRequest(request, origin: baseURL)
             if let body {
-                clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.length(of: body))
+                let group = client(for: baseURL).eventLoopGroup
+                clientRequest.body = .stream(LoopPacedBody(body, group: group), length: Self.length(of: body))
             }
             let replayable = body.map { $0.iterationBehavior == .multiple } ?? true
             let (response, _) = try await execute(clientRequest, method: request.method, replayable: replayable, origin: baseURL)

@@ -174,8 +174,24 @@ struct UploadTests {
         }
     }
 
-    @Test("a 1 GiB form raises the client's peak memory by at most 32 MiB", arguments: ["urlsession", "asynchttpclient"])
-    func gigabyteForm(transport: String) async throws {
+    /// What `/files` answers: the whole body's size and checksum.
+    struct FileReceipt: Decodable, Sendable {
+        var bytes: Int
+        var checksum: UInt64
+    }
+
+    /// The most a gigabyte upload may raise the client's peak memory by, in MiB, as "Large
+    /// transfers" gives it. URLSession on Linux is allowed more: swift-corelibs-foundation reads the
+    /// file on threads of its own, each with a glibc arena that keeps what it held (17–20 MiB for a
+    /// 1 GiB file, 7 with `MALLOC_ARENA_MAX=4`).
+    static func memoryBound(_ transport: String) -> Double {
+        transport == "asynchttpclient" ? 16 : 32
+    }
+
+    @Test(
+        "a 1 GiB form or file raises the client's peak memory by at most the documented bound",
+        arguments: ["urlsession", "asynchttpclient"], ["form", "file"])
+    func gigabyteUpload(transport: String, body: String) async throws {
         #if !AsyncHTTPClient
         if transport == "asynchttpclient" { return }
         #endif
@@ -183,18 +199,28 @@ struct UploadTests {
         try await withTemporaryDirectory { directory in
             let video = directory.appendingPathComponent("big.mp4")
             try PatternFile.write(size, to: video)
+            let checksum = try FilePattern.checksum(of: video).value
             try await withReferenceServerProcess { server in
-                let report = try await UploadProcess.run(file: video, path: "forms", baseURL: server.baseURL, transport: transport)
-                let receipt = try JSONDecoder().decode(Receipt.self, from: report.receipt)
+                let path = body == "form" ? "forms" : "files"
+                let report = try await UploadProcess.run(file: video, path: path, baseURL: server.baseURL, transport: transport, body: body)
+                if body == "form" {
+                    let receipt = try JSONDecoder().decode(Receipt.self, from: report.receipt)
+                    #expect(
+                        receipt.parts == [
+                            Self.textPart("caption", "a caption"),
+                            Receipt.Part(
+                                name: "video", filename: "big.mp4", content_type: "video/mp4", size: size,
+                                checksum: checksum, text: nil),
+                            Self.textPart("trailer", "the end"),
+                        ])
+                } else {
+                    let receipt = try JSONDecoder().decode(FileReceipt.self, from: report.receipt)
+                    #expect(receipt.bytes == size)
+                    #expect(receipt.checksum == checksum)
+                }
                 #expect(
-                    receipt.parts == [
-                        Self.textPart("caption", "a caption"),
-                        Receipt.Part(
-                            name: "video", filename: "big.mp4", content_type: "video/mp4", size: size,
-                            checksum: try FilePattern.checksum(of: video).value, text: nil),
-                        Self.textPart("trailer", "the end"),
-                    ])
-                #expect(report.peakAfter - report.peakBefore <= 32, "peak \(report.peakBefore) MiB before, \(report.peakAfter) MiB after")
+                    report.peakAfter - report.peakBefore <= Self.memoryBound(transport),
+                    "peak \(report.peakBefore) MiB before, \(report.peakAfter) MiB after")
             }
         }
     }

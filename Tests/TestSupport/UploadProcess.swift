@@ -22,12 +22,13 @@ public enum UploadProcess {
     ///   - path: `forms` or `files` (see `courier-demo upload --help`).
     ///   - baseURL: The server's origin.
     ///   - transport: `urlsession` or `asynchttpclient`.
+    ///   - body: `form` (the file between two text fields) or `file` (the file alone).
     /// - Returns: The report.
     /// - Throws: When the process fails or reports nothing.
-    public static func run(file: URL, path: String, baseURL: String, transport: String) async throws -> Report {
+    public static func run(file: URL, path: String, baseURL: String, transport: String, body: String = "form") async throws -> Report {
         let process = Process()
         process.executableURL = try BuiltExecutable.url(named: "courier-demo")
-        process.arguments = ["upload", "--base-url", baseURL, "--file", file.path, "--path", path, "--transport", transport]
+        process.arguments = ["upload", "--base-url", baseURL, "--file", file.path, "--path", path, "--transport", transport, "--body", body]
         let output = Pipe()
         process.standardOutput = output
         let errors = Pipe()
