@@ -9,7 +9,7 @@ extension ClientIdentity {
     /// - Returns: The chain and the key.
     /// - Throws: ``Courier/CourierError/Kind/invalidRequest`` saying what cannot be read: PEM that
     ///   holds no certificate or no key, an encrypted PEM key, a PKCS#12 bundle's wrong passphrase,
-    ///   a protection it cannot decrypt, or bytes that are not PKCS#12. The message never holds the
+    ///   a protection it cannot decrypt, bytes that are not PKCS#12, or a Keychain identity. The message never holds the
     ///   key, the bundle or the passphrase.
     func nioSSLCredentials() throws(CourierError) -> (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey) {
         switch source {
@@ -30,6 +30,12 @@ extension ClientIdentity {
             } catch {
                 throw CourierError(.invalidRequest, message: Self.pkcs12RefusalMessage(bundle: bundle, reason: String(describing: error)))
             }
+        case .keychain:
+            throw CourierError(
+                .invalidRequest,
+                message: "The AsyncHTTPClient transport cannot read a Keychain identity (\(self)): give it PEM or PKCS#12, "
+                    + "or use the URLSession transport on Apple platforms: SessionTransport(clientIdentity:proxy:)."
+            )
         }
     }
 

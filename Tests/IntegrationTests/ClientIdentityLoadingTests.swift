@@ -62,6 +62,13 @@ struct ClientIdentityLoadingTests {
         }
     }
 
+    @Test("a Keychain identity is refused at creation, naming the URLSession transport")
+    func keychainIdentityRefused() async throws {
+        let refusal = try await Self.refusal(of: .keychain(label: "Example Client"))
+        #expect(refusal?.kind == .invalidRequest)
+        #expect(refusal?.message?.contains("SessionTransport(clientIdentity:proxy:)") == true)
+    }
+
     @Test("a wrong passphrase says so, and bytes that are not PKCS#12 say that instead")
     func wrongPassphraseAndNotABundle() async throws {
         try await withTemporaryDirectory { directory in

@@ -213,6 +213,11 @@ func makeMutualTLSClient(certificatePEM: String, keyPEM: String) throws -> (Clie
     return (Client(baseURL: "https://bank.example.com/api", transport: transport), transport)
 }
 
+func makeKeychainIdentityTransport() throws -> SessionTransport {
+    let transport = try SessionTransport(clientIdentity: .keychain(label: "Example Client"), proxy: nil)
+    return transport
+}
+
 func makeStrictClient(transport: HTTPClientTransport) -> Client {
     Client(baseURL: "https://api.example.com/v1", transport: transport) {
         $0.hostsRequiringPins = ["api.example.com"]

@@ -17,6 +17,16 @@ public struct ClientIdentity: Sendable, CustomStringConvertible, CustomDebugStri
         case pem(certificateChain: String, privateKey: String)
         /// A PKCS#12 bundle and its passphrase.
         case pkcs12(Data, passphrase: String)
+        /// An identity (certificate and private key) in the Keychain, on Apple platforms.
+        case keychain(KeychainReference)
+    }
+
+    /// How a Keychain identity is found.
+    package enum KeychainReference: Sendable, Hashable {
+        /// By its label (`kSecAttrLabel`).
+        case label(String)
+        /// By a persistent reference (`kSecValuePersistentRef`).
+        case persistentReference(Data)
     }
 
     /// Where the certificate and key are.
@@ -66,11 +76,34 @@ public struct ClientIdentity: Sendable, CustomStringConvertible, CustomDebugStri
         }
     }
 
-    /// `client identity (PEM)` or `client identity (PKCS#12)`: never the key.
+    /// An identity in the Keychain, found by its label when a transport is created: the URLSession
+    /// transport presents it on Apple platforms; other transports refuse it.
+    ///
+    /// ```swift
+    /// let transport = try SessionTransport(clientIdentity: .keychain(label: "Example Client"), proxy: nil)
+    /// ```
+    /// - Parameter label: The identity's label (`kSecAttrLabel`), as Keychain Access shows it.
+    /// - Returns: The identity.
+    public static func keychain(label: String) -> ClientIdentity {
+        ClientIdentity(source: .keychain(.label(label)))
+    }
+
+    /// An identity in the Keychain, found by the persistent reference `SecItemCopyMatching` or
+    /// `SecItemAdd` returned for it (`kSecReturnPersistentRef`).
+    /// - Parameter persistentReference: The reference's bytes.
+    /// - Returns: The identity.
+    public static func keychain(persistentReference: Data) -> ClientIdentity {
+        ClientIdentity(source: .keychain(.persistentReference(persistentReference)))
+    }
+
+    /// `client identity (PEM)`, `client identity (PKCS#12)` or `client identity (Keychain: label)`:
+    /// never the key.
     public var description: String {
         switch source {
         case .pem: "client identity (PEM)"
         case .pkcs12: "client identity (PKCS#12)"
+        case .keychain(.label(let label)): "client identity (Keychain: \(label))"
+        case .keychain(.persistentReference): "client identity (Keychain, by persistent reference)"
         }
     }
 

@@ -14,6 +14,19 @@ struct SessionConnectionsTests {
         #expect(error?.message?.contains("KEY-BYTES") == false)
     }
 
+    @Test("a Keychain identity is refused on Linux; elsewhere one the Keychain lacks is refused, saying so")
+    func keychainIdentity() {
+        let identity = ClientIdentity.keychain(label: "No Such Identity 7f3a")
+        #expect(identity.description == "client identity (Keychain: No Such Identity 7f3a)")
+        let error = #expect(throws: CourierError.self) { try SessionTransport(clientIdentity: identity, proxy: nil) }
+        #expect(error?.kind == .invalidRequest)
+        if SessionTransport.ignoresProxySettings {
+            #expect(error?.message?.contains("HTTPClientTransport(trust:clientIdentity:)") == true)
+        } else {
+            #expect(error?.message?.contains("The Keychain holds no client identity (Keychain: No Such Identity 7f3a)") == true)
+        }
+    }
+
     @Test("a proxy is refused on Linux, naming the remedy; on Apple platforms an HTTP proxy's credentials are kept for its 407")
     func proxyRefused() throws {
         let credentials = ProxyCredentials(username: "ada", password: "proxy-pass")

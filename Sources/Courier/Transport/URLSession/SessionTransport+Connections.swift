@@ -12,29 +12,27 @@ extension SessionTransport {
     /// through `CONNECT`, plain HTTP in absolute form, SOCKS5, and the bypassed hosts as
     /// exceptions), and an HTTP proxy's credentials answer its 407, once: refused again, the
     /// request fails with ``CourierError/Kind/proxyAuthenticationRequired``. Everything else is
-    /// refused: a SOCKS5 proxy with credentials and a ``ClientIdentity`` on every platform, and
-    /// any proxy on Linux, where
+    /// A Keychain identity (``ClientIdentity/keychain(label:)``) is found now and presented when
+    /// a server asks for a client certificate. Everything else is refused: a SOCKS5 proxy with
+    /// credentials, a PEM or PKCS#12 ``ClientIdentity``, and any proxy or identity on Linux, where
     /// swift-corelibs-foundation ignores `connectionProxyDictionary` and never asks for a client
     /// certificate. The AsyncHTTPClient transport applies them all
     /// (`HTTPClientTransport(trust:clientIdentity:proxy:)`).
     /// - Parameters:
     ///   - session: The session whose configuration requests are sent with.
     ///   - trust: Additional roots and per-host pins (see ``init(session:trust:)``).
-    ///   - clientIdentity: A client certificate: refused.
+    ///   - clientIdentity: A client certificate: a Keychain identity, on Apple platforms.
     ///   - proxy: The proxy requests go through.
     /// - Throws: ``CourierError/Kind/invalidRequest`` for what this platform's URLSession cannot
     ///   apply, naming it and the remedy; what ``init(session:trust:)`` throws.
     public init(session: URLSession = .courierShared, trust: ServerTrust = ServerTrust(), clientIdentity: ClientIdentity?, proxy: Proxy?) throws {
-        if clientIdentity != nil {
-            throw CourierError(
-                .invalidRequest,
-                message: "The URLSession transport cannot present a client certificate"
-                    + (Self.ignoresProxySettings ? " (swift-corelibs-foundation never asks for one)" : "")
-                    + ". Use the AsyncHTTPClient transport: HTTPClientTransport(trust:clientIdentity:)."
-            )
+        var credentials = ChallengeCredentials()
+        if let clientIdentity {
+            guard let certificate = clientIdentity.sessionCertificate() else { throw CourierError(.invalidRequest, message: Self.refusal(of: clientIdentity)) }
+            credentials.clientCertificate = certificate
         }
         guard let proxy else {
-            try self.init(session: session, trust: trust)
+            try self.init(session: session, trust: trust, credentials: credentials)
             return
         }
         if Self.ignoresProxySettings {
@@ -53,7 +51,20 @@ extension SessionTransport {
         }
         let configuration = (session.configuration.copy() as? URLSessionConfiguration) ?? session.configuration
         configuration.connectionProxyDictionary = Self.proxyDictionary(for: proxy)
-        try self.init(session: URLSession(configuration: configuration), trust: trust, credentials: ChallengeCredentials(proxy: proxy.credentials))
+        credentials.proxy = proxy.credentials
+        try self.init(session: URLSession(configuration: configuration), trust: trust, credentials: credentials)
+    }
+
+    /// Why `identity` cannot be presented here, and what to do.
+    static func refusal(of identity: ClientIdentity) -> String {
+        let remedy = "Use the AsyncHTTPClient transport: HTTPClientTransport(trust:clientIdentity:)."
+        if ignoresProxySettings {
+            return "The URLSession transport cannot present a client certificate (swift-corelibs-foundation never asks for one). " + remedy
+        }
+        if case .keychain = identity.source {
+            return "The Keychain holds no \(identity) that this app can read."
+        }
+        return "The URLSession transport presents a client certificate from the Keychain only (ClientIdentity.keychain(label:)). " + remedy
     }
 
     /// Whether this platform's URLSession ignores `connectionProxyDictionary` (Linux).
