@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceServer
 
 /// Debian's dante (`danted`) on a free port of 127.0.0.1, configured from
 /// `Tests/InteropTests/Servers/danted.conf`: a SOCKS5 proxy without authentication that connects
@@ -27,7 +26,7 @@ public struct DanteProxy: InteropServer {
         var lastFailure: (any Error)?
         for _ in 0..<3 {
             let directory = try InteropProcess.makeDirectory("dante")
-            let port = try await ReferenceServer.unusedPort()
+            let port = try await InteropProcess.freePorts(1)[0]
             let values = [
                 "DIRECTORY": directory.path,
                 "PORT": String(port),

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceServer
 
 #if canImport(Glibc)
 import Glibc
@@ -62,6 +63,23 @@ public final class InteropProcess: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-interop-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
         return directory
+    }
+
+    /// Ports handed out in this test process, never handed out twice: servers started at once by
+    /// tests running in parallel would otherwise be given the same free port.
+    private static let handedOut = LockedBox<Set<Int>>([])
+
+    /// `count` free ports of 127.0.0.1, none handed out before in this test process.
+    /// - Parameter count: How many.
+    /// - Returns: The ports.
+    /// - Throws: When no socket can be bound.
+    public static func freePorts(_ count: Int) async throws -> [Int] {
+        var ports: [Int] = []
+        while ports.count < count {
+            let port = try await ReferenceServer.unusedPort()
+            if handedOut.mutate({ $0.insert(port).inserted }) { ports.append(port) }
+        }
+        return ports
     }
 
     /// Whether the process still runs.

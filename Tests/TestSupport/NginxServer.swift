@@ -108,7 +108,7 @@ public struct NginxServer: InteropServer {
         var lastFailure: (any Error)?
         for _ in 0..<3 {
             let directory = try InteropProcess.makeDirectory("nginx")
-            let ports = [try await ReferenceServer.unusedPort(), try await ReferenceServer.unusedPort(), try await ReferenceServer.unusedPort()]
+            let ports = try await InteropProcess.freePorts(3)
             let secret = UUID().uuidString
             for folder in ["www", "uploads", "client_body", "proxy", "fastcgi", "uwsgi", "scgi"] {
                 try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -133,6 +133,9 @@ public struct NginxServer: InteropServer {
                 in: directory
             )
             do {
+                // nginx writes its pid file once it holds every port: a port that answers before
+                // then may be another program's.
+                _ = try await process.line(in: "nginx.pid") { !$0.isEmpty }
                 try await process.waitUntilListening(on: ports)
                 return NginxServer(
                     httpURL: try InteropTemplate.url("http://127.0.0.1:\(ports[0])"),

@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceServer
 
 /// Debian's squid on a free port of 127.0.0.1, configured from `Tests/InteropTests/Servers/squid.conf`:
 /// an HTTP proxy (absolute-form requests and `CONNECT` to any port) that requires Basic credentials
@@ -57,7 +56,7 @@ public struct SquidProxy: InteropServer {
         var lastFailure: (any Error)?
         for _ in 0..<3 {
             let directory = try InteropProcess.makeDirectory("squid")
-            let port = try await ReferenceServer.unusedPort()
+            let port = try await InteropProcess.freePorts(1)[0]
             let passwords = directory.appendingPathComponent("passwords")
             try await htpasswd(passwords, username: username, password: password)
             let values = [
