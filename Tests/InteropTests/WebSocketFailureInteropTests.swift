@@ -79,12 +79,15 @@ struct WebSocketFailureInteropTests {
             let client = Client(baseURL: BaseURL(python.baseURL), transport: .asyncHTTPClient())
             let socket = try await client.webSocket(Request<Void>(.get, "stop-reading")) { $0.outgoingBufferLimit = 64 << 10 }
             let port = try #require(python.baseURL.port)
-            // Far more than loopback's socket buffers hold: its write cannot finish while the peer does not read.
-            let sending = Task { try await socket.send(.binary(Data(count: 64 << 20))) }
-            // Bytes waiting in the socket's send queue show the message being written; where the
-            // queue cannot be read, the cancellation below may find the send still waiting for room,
-            // which must end the same way.
-            _ = await eventually(within: .seconds(10)) { ProcessResources.queuedBytes(toPort: port) > 0 }
+            // Far more than loopback's socket buffers hold, in pieces small enough that masking one
+            // never holds the event loop for long: once the buffers are full, a write cannot finish.
+            let sending = Task {
+                for _ in 0..<1_024 { try await socket.send(.binary(Data(count: 256 << 10))) }
+            }
+            // Bytes waiting in the socket's send queue show the buffers full and a write under way;
+            // where the queue cannot be read, the cancellation below may find the send waiting for
+            // room instead, which must end the same way.
+            _ = await eventually(within: .seconds(20)) { ProcessResources.queuedBytes(toPort: port) > 0 }
             sending.cancel()
             let outcome = await sending.result
             #expect((outcome.error as? CourierError)?.kind == .cancelled)
