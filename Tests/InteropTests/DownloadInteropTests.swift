@@ -37,7 +37,14 @@ struct DownloadInteropTests {
         }
     }
 
-    @Test("a cancelled resumable download resumes with Range, If-Range and identity; nginx answers 206 with the rest, or 416 when all was saved", arguments: TransportKind.allCases)
+    // AsyncHTTPClient only: URLSession on Linux reads the whole 64 MiB ahead of its reader, so a
+    // cancellation on the first progress report often lands after the download has finished, and
+    // there is nothing to resume. URLSession's resumption is checked against the reference server,
+    // which cuts the connection on cue (ResumableDownloadTests).
+    @Test(
+        "a cancelled resumable download resumes with Range, If-Range and identity; nginx answers 206 with the rest, or 416 when all was saved",
+        arguments: [TransportKind.asyncHTTPClient]
+    )
     func resumed(transport: TransportKind) async throws {
         try await withInteropServer(try await NginxServer.start()) { nginx in
             let contents = Self.contents()
