@@ -99,30 +99,11 @@ public final class ProxyProcess: @unchecked Sendable {
         let proxy = ProxyProcess(port: port, logFile: logFile, process: process, directory: directory)
         // Neither proxy says when it listens: try to connect until it does (30 s at most).
         for _ in 0..<3000 {
-            if isListening(port) { return proxy }
+            if InteropProcess.isListening(port) { return proxy }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         proxy.stop()
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name) did not listen on port \(port)"])
-    }
-
-    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    private static func isListening(_ port: Int) -> Bool {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        return result == 0
     }
 }
