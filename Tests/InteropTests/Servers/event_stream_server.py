@@ -26,6 +26,8 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.routing import Route
 
+from interop_lifetime import exit_when_stdin_closes
+
 record_file = None
 
 
@@ -89,15 +91,6 @@ app = Starlette(
         Route("/events/close-after", close_after),
     ]
 )
-
-
-def exit_when_stdin_closes():
-    """The test process holds our standard input: when it ends, however it ends, so do we."""
-    try:
-        while sys.stdin.buffer.read(4096):
-            pass
-    finally:
-        os._exit(0)
 
 
 async def main():

@@ -32,6 +32,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Opcode
 from websockets.http11 import Request, Response
 
+from interop_lifetime import exit_when_stdin_closes
+
 
 class Recorder:
     """Appends one JSON object per line, flushed at once so that a test reads it immediately."""
@@ -158,15 +160,6 @@ async def handler(connection: ServerConnection):
         await connection.wait_closed()
         protocol = connection.protocol
         recorder.write(connection, "closed", received=close_fields(protocol.close_rcvd), sent=close_fields(protocol.close_sent))
-
-
-def exit_when_stdin_closes():
-    """The test process holds our standard input: when it ends, however it ends, so do we."""
-    try:
-        while sys.stdin.buffer.read(4096):
-            pass
-    finally:
-        os._exit(0)
 
 
 async def main():
