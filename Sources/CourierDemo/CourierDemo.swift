@@ -89,13 +89,29 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The analytics backend's port (0 picks a free one).")
     var analyticsPort = 0
 
+    @Flag(help: "Serve HTTPS with a certificate made for this run, offering HTTP/2 and HTTP/1.1 by ALPN.")
+    var tls = false
+
+    @Option(help: "With --tls: write the root certificate to trust (PEM) to this file instead of printing it.")
+    var rootCertificate: String?
+
     func run() async throws {
         var options = ReferenceServer.Options()
         options.port = port
         options.analyticsPort = analyticsPort
         options.logLevel = .notice
-        let server = try await ReferenceServer.start(options)
         let transcript = Transcript()
+        if tls {
+            let certificates = try LoopbackCertificates(commonName: "Courier Reference Server Root")
+            options.tls = certificates
+            options.offersHTTP2 = true
+            if let rootCertificate {
+                try certificates.rootCertificatePEM.write(toFile: rootCertificate, atomically: true, encoding: .utf8)
+            } else {
+                transcript.write(certificates.rootCertificatePEM)
+            }
+        }
+        let server = try await ReferenceServer.start(options)
         transcript.write(
             "Reference server listening on \(server.baseURL) (analytics on \(server.analyticsBaseURL), WebSockets on \(server.webSocketBaseURL))."
         )

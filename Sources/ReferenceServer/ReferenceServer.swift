@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdHTTP2
 import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
@@ -40,7 +41,9 @@ import ServiceLifecycle
 /// `compress=gzip|deflate` (whatever the request accepts), `gzip-bomb=BYTES`.
 ///
 /// HTTPS: set ``Options/tls`` to a ``LoopbackCertificates`` and both ports serve TLS with its
-/// server certificate (``baseURL`` then starts with `https://`).
+/// server certificate (``baseURL`` then starts with `https://`); with ``Options/offersHTTP2`` as
+/// well, they offer HTTP/2 (`h2`) and HTTP/1.1 by ALPN. ``requestRecords`` says which protocol
+/// and which connection each request came on.
 public final class ReferenceServer: Sendable {
     /// How to run the server.
     public struct Options: Sendable {
@@ -66,6 +69,10 @@ public final class ReferenceServer: Sendable {
         /// (``LoopbackCertificates/clientCertificate(commonName:expired:)``), over TLS 1.2, so that
         /// a refused certificate ends the handshake with the alert that says why.
         public var requiresClientCertificate = false
+        /// With ``tls``: the main and analytics listeners offer HTTP/2 (`h2`) and HTTP/1.1 by ALPN,
+        /// as nginx's `listen … ssl http2` does; without it they speak HTTP/1.1 only. Without
+        /// ``tls`` it changes nothing: HTTP/2 is negotiated only over TLS.
+        public var offersHTTP2 = false
 
         /// Default options.
         public init() {}
@@ -88,6 +95,7 @@ public final class ReferenceServer: Sendable {
     private let ledger: ReliabilityLedger
     private let idempotency: IdempotencyLedger
     private let requests: RequestCounter
+    private let recorder: RequestRecorder
     private let caching: CacheLedger
     private let scheme: String
     private let servers: [RunningApplication]
@@ -102,6 +110,7 @@ public final class ReferenceServer: Sendable {
         ledger: ReliabilityLedger,
         idempotency: IdempotencyLedger,
         requests: RequestCounter,
+        recorder: RequestRecorder,
         caching: CacheLedger,
         scheme: String,
         servers: [RunningApplication]
@@ -110,6 +119,7 @@ public final class ReferenceServer: Sendable {
         self.caching = caching
         self.idempotency = idempotency
         self.requests = requests
+        self.recorder = recorder
         self.scheme = scheme
         self.host = host
         self.port = port
@@ -131,6 +141,10 @@ public final class ReferenceServer: Sendable {
     /// How many requests have reached the routes of either port (a TLS handshake the client
     /// refused adds none).
     public var requestCount: Int { requests.value }
+
+    /// Every request that has reached the main or analytics port, in arrival order: its protocol,
+    /// method, target and connection, recorded before any route or fault runs.
+    public var requestRecords: [RequestRecord] { recorder.all }
 
     /// How many token refreshes the auth backend has served.
     public var refreshCount: Int {
@@ -197,11 +211,17 @@ public final class ReferenceServer: Sendable {
         let ledger = ReliabilityLedger()
         let idempotency = IdempotencyLedger()
         let requests = RequestCounter()
+        let recorder = RequestRecorder()
         let streams = StreamLedger()
         let caching = CacheLedger()
-        let server = try serverBuilder(tls: options.tls, requiringClientCertificate: options.requiresClientCertificate)
+        let server = try serverBuilder(
+            tls: options.tls,
+            requiringClientCertificate: options.requiresClientCertificate,
+            offeringHTTP2: options.offersHTTP2
+        )
 
         let main = Router(context: ReferenceRequestContext.self)
+        main.add(middleware: recorder.middleware)
         main.add(middleware: FaultInjectionMiddleware(requests: requests))
         main.add(middleware: ChallengeMiddleware())
         main.add(middleware: CompressionMiddleware())
@@ -226,6 +246,7 @@ public final class ReferenceServer: Sendable {
         CacheRoutes.register(on: main, ledger: caching)
 
         let analytics = Router(context: ReferenceRequestContext.self)
+        analytics.add(middleware: recorder.middleware)
         analytics.add(middleware: FaultInjectionMiddleware(requests: requests))
         analytics.add(middleware: ChallengeMiddleware())
         analytics.add(middleware: CompressionMiddleware())
@@ -265,6 +286,7 @@ public final class ReferenceServer: Sendable {
                 ledger: ledger,
                 idempotency: idempotency,
                 requests: requests,
+                recorder: recorder,
                 caching: caching,
                 scheme: options.tls == nil ? "http" : "https",
                 servers: [mainServer, analyticsServer, webSocketServer]
@@ -308,8 +330,12 @@ public final class ReferenceServer: Sendable {
         }
     }
 
-    /// HTTP/1.1, wrapped in TLS when certificates are given.
-    private static func serverBuilder(tls: LoopbackCertificates?, requiringClientCertificate: Bool) throws -> HTTPServerBuilder {
+    /// HTTP/1.1, wrapped in TLS when certificates are given; over TLS, HTTP/2 as well when asked.
+    private static func serverBuilder(
+        tls: LoopbackCertificates?,
+        requiringClientCertificate: Bool,
+        offeringHTTP2: Bool
+    ) throws -> HTTPServerBuilder {
         guard let tls else { return .http1() }
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(tls.serverCertificatePEM.utf8)).map { .certificate($0) },
@@ -320,6 +346,7 @@ public final class ReferenceServer: Sendable {
             configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(tls.rootCertificatePEM.utf8)))
             configuration.maximumTLSVersion = .tlsv12
         }
+        if offeringHTTP2 { return try .http2Upgrade(tlsConfiguration: configuration) }
         return try .tls(.http1(), tlsConfiguration: configuration)
     }
 
