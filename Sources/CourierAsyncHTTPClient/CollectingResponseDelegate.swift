@@ -13,10 +13,15 @@ import NIOHTTP1
 /// AsyncHTTPClient calls it on the request's event loop, one callback at a time; the lock only
 /// makes that visible to the compiler.
 final class CollectingResponseDelegate: HTTPClientResponseDelegate {
-    typealias Response = (head: HTTPResponse, body: ByteBuffer)
+    /// The response, the version of HTTP that carried it, and when the request was sent, the head
+    /// arrived and the body ended.
+    typealias Response = (head: HTTPResponse, body: ByteBuffer, version: HTTPProtocolVersion, sent: ContinuousClock.Instant?, firstByte: ContinuousClock.Instant?)
 
     private struct State {
         var head: HTTPResponse?
+        var version = HTTPProtocolVersion.unknown
+        var sent: ContinuousClock.Instant?
+        var firstByte: ContinuousClock.Instant?
         var body = ByteBuffer()
         /// The timer that fails the request when its response head is late.
         var headDeadline: Scheduled<Void>?
@@ -61,6 +66,11 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
         if !keep { timer.cancel() }
     }
 
+    func didSendRequest(task: HTTPClient.Task<Response>) {
+        let now = ContinuousClock.now
+        state.withLock { $0.sent = now }
+    }
+
     func didReceiveError(task: HTTPClient.Task<Response>, _ error: any Error) {
         end()
     }
@@ -82,8 +92,12 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
         if !announcesNoBody, let announced = HTTPClientTransport.decodedLength(of: response), announced > limit {
             return task.eventLoop.makeFailedFuture(CourierError.bodyTooLarge(length: announced, limit: limit))
         }
+        let now = ContinuousClock.now
+        let version = HTTPProtocolVersion(major: head.version.major, minor: head.version.minor)
         state.withLock { state in
             state.head = response
+            state.version = version
+            state.firstByte = now
             defer { state.headDeadline = nil }
             return state.headDeadline
         }?.cancel()
@@ -106,12 +120,12 @@ final class CollectingResponseDelegate: HTTPClientResponseDelegate {
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         end()
-        let (head, body) = state.withLock { state in
+        let (head, body, version, sent, firstByte) = state.withLock { state in
             defer { state.body = ByteBuffer() }
-            return (state.head, state.body)
+            return (state.head, state.body, state.version, state.sent, state.firstByte)
         }
         guard let head else { throw CourierError(.invalidResponse, message: "The server sent no response head.") }
-        return (head, body)
+        return (head, body, version, sent, firstByte)
     }
 }
 #endif

@@ -89,16 +89,18 @@ extension HTTPClientTransport {
         attempts: Int
     ) async throws -> TransportResponse {
         let httpClient = client(for: request.origin)
+        let stopwatch = ExchangeStopwatch()
         let response = try await eventLoopChoice.withLoop(for: httpClient) { loop in
             try await collect(clientRequest, with: delegate, through: httpClient, on: loop.map { .delegate(on: $0) } ?? .indifferent, for: request)
         }
         let head = response.head
+        let timings = stopwatch.timings(sent: response.sent, firstByte: response.firstByte, end: .now)
         let method = request.request.method
         guard method != .head, method != .connect, response.body.readableBytes > 0 else {
-            return TransportResponse(response: head, body: nil, attempts: attempts)
+            return TransportResponse(response: head, body: nil, attempts: attempts, httpVersion: response.version, timings: timings)
         }
         let bytes = response.body.withUnsafeReadableBytes { ArraySlice($0) }
-        return TransportResponse(response: head, body: HTTPBody(bytes), attempts: attempts)
+        return TransportResponse(response: head, body: HTTPBody(bytes), attempts: attempts, httpVersion: response.version, timings: timings)
     }
 
     /// Runs `clientRequest` as an `HTTPClient.Task` and waits for its result.

@@ -135,10 +135,16 @@ public struct HTTPClientTransport: Transport, ClientTransport {
             clientRequest.body = .stream(LoopPacedBody(reported, group: group), length: Self.length(of: payload.body))
             replayable = payload.canBeSentAgain
         }
+        let stopwatch = ExchangeStopwatch()
         let (response, attempts) = try await execute(clientRequest, method: request.request.method, replayable: replayable, origin: request.origin)
+        let firstByte = ContinuousClock.now
         let head = Self.head(of: response)
         let body = try await deliver(response.body, of: head, for: request)
-        return TransportResponse(response: head, body: body, attempts: attempts)
+        // The async API tells neither when the request was sent nor when a streamed body ends.
+        let ended = request.delivery.streamsSuccess && head.status.kind == .successful ? nil : ContinuousClock.now
+        let timings = stopwatch.timings(sent: nil, firstByte: firstByte, end: ended)
+        let version = HTTPProtocolVersion(major: response.version.major, minor: response.version.minor)
+        return TransportResponse(response: head, body: body, attempts: attempts, httpVersion: version, timings: timings)
     }
 
     /// Sends a request for a swift-openapi-runtime client; the response body streams as it

@@ -37,6 +37,12 @@ struct HARTests {
         let archive = try HARArchive(contentsOf: file)
         #expect(archive == recorded.archive)
         #expect(archive.log.version == "1.2")
+        for entry in archive.log.entries {
+            // The version URLSession reports (none on Linux), and the phases measured around it, in order.
+            #expect(["HTTP/1.1", "unknown"].contains(entry.response.httpVersion))
+            #expect(entry.timings.wait >= 0 && entry.timings.receive >= 0 && entry.timings.send >= 0)
+            #expect(entry.timings.send + entry.timings.wait + entry.timings.receive <= entry.time + 1)
+        }
 
         // Replayed for clients of another host: no server runs now.
         let stub = StubTransport(replaying: archive)

@@ -584,3 +584,13 @@ func lobbyWelcome() async throws {
     #expect(try await lines.next()?.text == "welcome")
     #expect(try lobby.sent(as: ChatLine.self).map(\.text) == ["hello"])
 }
+
+// MARK: Versions and timings (the doc comments of HTTPProtocolVersion and ExchangeTimings)
+
+func reportVersionAndTimings(movies: Client) async throws {
+    let response = try await movies.response(for: MovieAPI.popular(page: 1))
+    if response.httpVersion == .http2 { print("multiplexed") }
+    if let timings = response.timings, let firstByte = timings.responseStarted {
+        print("first byte after \(firstByte), reused: \(timings.reusedConnection.map(String.init) ?? "?")")
+    }
+}

@@ -167,6 +167,8 @@ public struct CachingMiddleware: Middleware {
             var served = serve(updated, at: now, source: .revalidated, lookup: lookup)
             served.attempts = result.attempts
             served.url = result.url
+            served.httpVersion = result.httpVersion
+            served.timings = result.timings
             return served
         }
         if [500, 502, 503, 504].contains(result.status.code), let stale = staleOnError(stored, context: context, lookup: lookup) {

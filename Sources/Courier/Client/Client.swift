@@ -146,7 +146,9 @@ public final class Client: Sendable {
                 headerFields: result.headerFields,
                 url: result.url,
                 attempts: result.attempts,
-                source: result.source
+                source: result.source,
+                httpVersion: result.httpVersion,
+                timings: result.timings
             )
         }
     }

@@ -45,7 +45,9 @@ extension Client {
                     let data = try await ResponseBody.data(of: body, upTo: bodyLimit)
                     throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat, url: result.url)
                 }
-                return try Self.finishDownload(from: partial, to: destination, response: response)
+                var file = try Self.finishDownload(from: partial, to: destination, response: response)
+                (file.httpVersion, file.timings) = (result.httpVersion, result.timings)
+                return file
             }
         } catch {
             try? FileManager.default.removeItem(at: partial)

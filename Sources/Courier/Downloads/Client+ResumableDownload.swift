@@ -80,11 +80,11 @@ extension Client {
             case .whole(let length):
                 try download.beginWhole(response: stream.response, length: length)
                 if try await download.write(stream, from: 0, end: length, total: length) {
-                    return try download.finish(response: stream.response)
+                    return try download.finish(stream)
                 }
             case .range(let first, let end, let total):
                 if try await download.write(stream, from: first, end: end, total: total) {
-                    return try download.finish(response: stream.response)
+                    return try download.finish(stream)
                 }
             }
         }

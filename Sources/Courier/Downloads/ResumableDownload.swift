@@ -159,6 +159,14 @@ struct ResumableDownload {
         return DownloadedFile(url: partial.destination, byteCount: offset, response: response)
     }
 
+    /// Moves the whole file, read from `stream`, into place, with how the stream arrived.
+    mutating func finish(_ stream: ResponseStream) throws(CourierError) -> DownloadedFile {
+        var file = try finish(response: stream.response)
+        file.httpVersion = stream.httpVersion
+        file.timings = stream.timings?.ended(at: Date())
+        return file
+    }
+
     private func report(total: Int64?) {
         progress?(TransferProgress(direction: .download, completedBytes: offset, totalBytes: total ?? record?.totalBytes))
     }

@@ -37,8 +37,7 @@ struct ClientMiddlewareAdapter<Wrapped: Middleware>: ClientMiddleware {
             let forward: MiddlewareNext = { request, body, context in
                 let (response, responseBody) = try await next(request, body, context.origin)
                 return MiddlewareResponse(
-                    response: response,
-                    body: responseBody,
+                    response: TransportResponse(response: response, body: responseBody),
                     origin: context.origin,
                     path: request.path,
                     attempts: context.attempt
@@ -102,7 +101,7 @@ public struct OpenAPIMiddleware: Middleware {
         }
         var result =
             last.withLock { $0 }
-            ?? MiddlewareResponse(response: response, body: nil, origin: context.origin, path: request.path, attempts: context.attempt)
+            ?? MiddlewareResponse(response: TransportResponse(response: response, body: nil), origin: context.origin, path: request.path, attempts: context.attempt)
         result.response = response
         result.body = responseBody
         return result

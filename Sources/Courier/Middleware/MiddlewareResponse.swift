@@ -31,6 +31,12 @@ public struct MiddlewareResponse: Sendable {
     public var attempts: Int
     /// Where the response came from: the network, a cache, or a cache after revalidation.
     public var source: ResponseSource
+    /// The version of HTTP that carried the response; ``HTTPProtocolVersion/unknown`` when the transport
+    /// does not say or nothing went over the network.
+    public var httpVersion: HTTPProtocolVersion
+    /// When the stages of the exchange that produced the response happened; `nil` when no
+    /// exchange did (a cache's answer).
+    public var timings: ExchangeTimings?
     private var location: Location
 
     /// Creates the result of a chain.
@@ -40,20 +46,34 @@ public struct MiddlewareResponse: Sendable {
     ///   - url: The URL the response came from, after any redirects.
     ///   - attempts: How many attempts were made; 1 by default.
     ///   - source: Where the response came from; the network by default.
-    public init(response: HTTPResponse, body: HTTPBody?, url: URL, attempts: Int = 1, source: ResponseSource = .network) {
+    ///   - httpVersion: The version of HTTP that carried it; unknown by default.
+    ///   - timings: The exchange's timings, if one took place.
+    public init(
+        response: HTTPResponse,
+        body: HTTPBody?,
+        url: URL,
+        attempts: Int = 1,
+        source: ResponseSource = .network,
+        httpVersion: HTTPProtocolVersion = .unknown,
+        timings: ExchangeTimings? = nil
+    ) {
         self.response = response
         self.body = body
         self.attempts = attempts
         self.source = source
+        self.httpVersion = httpVersion
+        self.timings = timings
         self.location = .url(url)
     }
 
     /// A response from the network for the request target `path` below `origin`.
-    init(response: HTTPResponse, body: HTTPBody?, origin: URL, path: String?, attempts: Int) {
-        self.response = response
-        self.body = body
+    init(response: TransportResponse, origin: URL, path: String?, attempts: Int) {
+        self.response = response.response
+        self.body = response.body
         self.attempts = attempts
         self.source = .network
+        self.httpVersion = response.httpVersion
+        self.timings = response.timings
         self.location = .target(origin: origin, path: path)
     }
 

@@ -116,13 +116,7 @@ final class Attempt: Sendable {
                     allowsCrossOriginBody: hops.allowsCrossOriginBodyRedirects
                 )
             else {
-                return MiddlewareResponse(
-                    response: response,
-                    body: responseBody,
-                    origin: origin,
-                    path: request.path,
-                    attempts: context.attempt + resends
-                )
+                return MiddlewareResponse(response: delivered, origin: origin, path: request.path, attempts: context.attempt + resends)
             }
             if visited.isEmpty { visited.insert(Self.target(of: request, at: origin)) }
             let target = Self.target(of: redirect.request, at: redirect.origin)

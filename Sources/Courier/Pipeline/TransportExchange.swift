@@ -57,7 +57,13 @@ struct TransportExchange: Sendable {
         )
         transportRequest.isCachedByClient = isCachedByClient
         transportRequest.interruption = interruption
-        let response = try await transport.send(transportRequest)
+        let stopwatch = ExchangeStopwatch()
+        var response = try await transport.send(transportRequest)
+        if response.timings == nil {
+            // What Courier sees from outside: the head has arrived, and a body not streamed is whole.
+            let now = ContinuousClock.now
+            response.timings = stopwatch.timings(sent: nil, firstByte: now, end: delivery.streamsSuccess && response.response.status.kind == .successful ? nil : now)
+        }
         if let refusal = ContentCoding.refusal(of: response.response, to: request, decoded: contentCodings) {
             throw refusal
         }

@@ -31,7 +31,7 @@ extension Client {
                 let data = try await ResponseBody.data(of: body, upTo: bodyLimit)
                 throw ResponseReader.error(for: response, body: data, errorFormat: errorFormat, url: result.url)
             }
-            return ResponseStream(response: response, body: body)
+            return ResponseStream(response: response, body: body, httpVersion: result.httpVersion, timings: result.timings)
         }
     }
 }

@@ -23,6 +23,12 @@ public struct DecodedResponse<Value: Sendable>: Sendable {
     /// Where the response came from: ``ResponseSource/network`` unless a middleware answered from
     /// a cache.
     public var source: ResponseSource
+    /// The version of HTTP that carried the response; ``HTTPProtocolVersion/unknown`` when the transport
+    /// does not say or the response came from a cache.
+    public var httpVersion: HTTPProtocolVersion
+    /// When the stages of the exchange that produced the response happened (its last, after
+    /// redirects and retries); `nil` for a response from the cache alone.
+    public var timings: ExchangeTimings?
 
     /// Creates a response.
     /// - Parameters:
@@ -32,14 +38,20 @@ public struct DecodedResponse<Value: Sendable>: Sendable {
     ///   - url: The URL after redirects.
     ///   - attempts: How many attempts were made.
     ///   - source: Where the response came from; the network by default.
+    ///   - httpVersion: The version of HTTP that carried it; unknown by default.
+    ///   - timings: The exchange's timings, if one took place.
     public init(
         value: Value,
         status: HTTPResponse.Status,
         headerFields: HTTPFields,
         url: URL,
         attempts: Int,
-        source: ResponseSource = .network
+        source: ResponseSource = .network,
+        httpVersion: HTTPProtocolVersion = .unknown,
+        timings: ExchangeTimings? = nil
     ) {
+        self.httpVersion = httpVersion
+        self.timings = timings
         self.value = value
         self.status = status
         self.headerFields = headerFields

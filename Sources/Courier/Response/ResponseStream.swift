@@ -21,6 +21,12 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// The response's status and header fields.
     public let response: HTTPResponse
     let body: HTTPBody?
+    /// The version of HTTP that carries the body; ``HTTPProtocolVersion/unknown`` when the transport does
+    /// not say by the time the head arrives (URLSession).
+    public var httpVersion: HTTPProtocolVersion = .unknown
+    /// When the request was sent and the head arrived; ``ExchangeTimings/responseEnded`` is `nil`,
+    /// the body still being on its way.
+    public var timings: ExchangeTimings?
 
     /// The body's length from `Content-Length`, when the server sent one.
     public var expectedLength: Int64? {

@@ -117,7 +117,7 @@ public struct HARArchive: Codable, Sendable, Equatable {
         public var method: String
         /// The full URL.
         public var url: String
-        /// `"HTTP/1.1"`.
+        /// The version of HTTP the exchange used (`HTTP/1.1`, `HTTP/2`, `HTTP/3`), or `unknown`.
         public var httpVersion: String
         /// The header fields.
         public var headers: [NameValue]
@@ -203,7 +203,8 @@ public struct HARArchive: Codable, Sendable, Equatable {
         public var status: Int
         /// The reason phrase.
         public var statusText: String
-        /// `"HTTP/1.1"`.
+        /// The version of HTTP that carried the response (`HTTP/1.1`, `HTTP/2`, `HTTP/3`), or
+        /// `unknown` when the transport did not say.
         public var httpVersion: String
         /// The header fields.
         public var headers: [NameValue]
@@ -289,8 +290,15 @@ public struct HARArchive: Codable, Sendable, Equatable {
         }
     }
 
-    /// How long each phase of an exchange took, in milliseconds.
+    /// How long each phase of an exchange took, in milliseconds; `-1` for a phase that did not
+    /// happen or was not measured (HAR 1.2).
     public struct Timings: Codable, Sendable, Equatable {
+        /// Resolving the host name.
+        public var dns: Double
+        /// Connecting, TLS included.
+        public var connect: Double
+        /// The TLS handshake.
+        public var ssl: Double
         /// Sending the request.
         public var send: Double
         /// Waiting for the response.
@@ -300,13 +308,34 @@ public struct HARArchive: Codable, Sendable, Equatable {
 
         /// Creates timings.
         /// - Parameters:
+        ///   - dns: Resolving the host name; `-1` by default.
+        ///   - connect: Connecting; `-1` by default.
+        ///   - ssl: The TLS handshake; `-1` by default.
         ///   - send: Sending the request.
         ///   - wait: Waiting for the response.
         ///   - receive: Receiving the response.
-        public init(send: Double, wait: Double, receive: Double) {
+        public init(dns: Double = -1, connect: Double = -1, ssl: Double = -1, send: Double, wait: Double, receive: Double) {
+            self.dns = dns
+            self.connect = connect
+            self.ssl = ssl
             self.send = send
             self.wait = wait
             self.receive = receive
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case dns, connect, ssl, send, wait, receive
+        }
+
+        /// Reads timings; the phases HAR makes optional may be missing.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            dns = try container.decodeIfPresent(Double.self, forKey: .dns) ?? -1
+            connect = try container.decodeIfPresent(Double.self, forKey: .connect) ?? -1
+            ssl = try container.decodeIfPresent(Double.self, forKey: .ssl) ?? -1
+            send = try container.decodeIfPresent(Double.self, forKey: .send) ?? 0
+            wait = try container.decodeIfPresent(Double.self, forKey: .wait) ?? 0
+            receive = try container.decodeIfPresent(Double.self, forKey: .receive) ?? 0
         }
     }
 

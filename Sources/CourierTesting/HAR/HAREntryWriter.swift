@@ -9,11 +9,14 @@ struct HAREntryWriter {
     func entry(
         request: TransportRequest,
         body: Data?,
-        response: HTTPResponse,
+        response: TransportResponse,
         responseBody: Data,
         started: Date,
         milliseconds: Double
     ) -> HARArchive.Entry {
+        let version = response.httpVersion
+        let timings = response.timings
+        let response = response.response
         let head = request.request
         // The placeholder's angle brackets are not allowed in a URL: encoded, the URL still parses.
         let target = redaction.redact(target: head.path ?? "/").replacingOccurrences(of: Redaction.placeholder, with: "%3Credacted%3E")
@@ -23,7 +26,7 @@ struct HAREntryWriter {
         let query = URLComponents(string: url)?.queryItems?.map { HARArchive.NameValue(name: $0.name, value: $0.value ?? "") } ?? []
         let contentType = head.headerFields[.contentType]
         let postData = body.map { HARArchive.PostData(mimeType: contentType ?? "", text: redaction.redact(body: $0, contentType: contentType)) }
-        let harRequest = HARArchive.Request(
+        var harRequest = HARArchive.Request(
             method: head.method.rawValue,
             url: url,
             headers: fields(head.headerFields),
@@ -31,7 +34,7 @@ struct HAREntryWriter {
             cookies: cookies(head.headerFields[values: .cookie].flatMap { $0.split(separator: ";") }),
             postData: postData
         )
-        let harResponse = HARArchive.Response(
+        var harResponse = HARArchive.Response(
             status: response.status.code,
             statusText: response.status.reasonPhrase,
             headers: fields(response.headerFields),
@@ -39,13 +42,34 @@ struct HAREntryWriter {
             content: content(responseBody, contentType: response.headerFields[.contentType]),
             redirectURL: response.headerFields[.location] ?? ""
         )
+        harRequest.httpVersion = version.description
+        harResponse.httpVersion = version.description
         return HARArchive.Entry(
-            startedDateTime: started.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+            startedDateTime: (timings?.startDate ?? started).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             time: milliseconds,
             request: harRequest,
             response: harResponse,
-            timings: HARArchive.Timings(send: 0, wait: milliseconds, receive: 0)
+            timings: timings.flatMap(Self.phases) ?? HARArchive.Timings(send: 0, wait: milliseconds, receive: 0)
         )
+    }
+
+    /// HAR's phases from a transport's timings: the request's sending, the wait for the head, the
+    /// body's arrival, and the connection's setup where the transport measured it.
+    private static func phases(of timings: ExchangeTimings) -> HARArchive.Timings? {
+        guard let firstByte = timings.responseStarted, let end = timings.responseEnded else { return nil }
+        let sent = timings.requestSent ?? .zero
+        return HARArchive.Timings(
+            dns: timings.domainLookup.map(milliseconds) ?? -1,
+            connect: timings.connect.map(milliseconds) ?? -1,
+            ssl: timings.secureConnection.map(milliseconds) ?? -1,
+            send: milliseconds(sent),
+            wait: milliseconds(firstByte - sent),
+            receive: milliseconds(end - firstByte)
+        )
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
     private func fields(_ fields: HTTPFields) -> [HARArchive.NameValue] {

@@ -64,10 +64,12 @@ public final class HARRecorder: Transport {
         let elapsed = start.duration(to: clock.now)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let entry = HAREntryWriter(redaction: redaction, redactsResponseBodies: redactsResponseBodies)
-            .entry(request: request, body: requestBody, response: answer.response, responseBody: responseBody, started: started, milliseconds: milliseconds)
+            .entry(request: request, body: requestBody, response: answer, responseBody: responseBody, started: started, milliseconds: milliseconds)
         entries.withLock { $0.append(entry) }
         var delivered = try await request.delivering(answer.response, body: responseBody.isEmpty ? nil : HTTPBody(responseBody))
         delivered.attempts = answer.attempts
+        delivered.httpVersion = answer.httpVersion
+        delivered.timings = answer.timings
         return delivered
     }
 }

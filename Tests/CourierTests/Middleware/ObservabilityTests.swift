@@ -71,10 +71,10 @@ struct ObservabilityTests {
         let transport = StubTransport.scripted([.status(200), .status(503), .failure(URLError(.timedOut))])
         let client = Client.scripted(transport, middleware: [MetricsMiddleware(factory: metrics)])
         for _ in 0..<3 { _ = await capture { try await client.send(Request<Void>(.get, "items").named("listItems")) } }
-        #expect(metrics.counterTotal(label: "courier_requests_total", dimensions: [("endpoint", "listItems"), ("status", "2xx")]) == 1)
-        #expect(metrics.counterTotal(label: "courier_requests_total", dimensions: [("endpoint", "listItems"), ("status", "5xx")]) == 1)
+        #expect(metrics.counterTotal(label: "courier_requests_total", dimensions: [("endpoint", "listItems"), ("status", "2xx"), ("http_version", "unknown")]) == 1)
+        #expect(metrics.counterTotal(label: "courier_requests_total", dimensions: [("endpoint", "listItems"), ("status", "5xx"), ("http_version", "unknown")]) == 1)
         #expect(metrics.counterTotal(label: "courier_requests_total", dimensions: [("endpoint", "listItems"), ("status", "error"), ("kind", "timedOut")]) == 1)
-        let timer = try metrics.expectTimer("courier_request_duration", [("endpoint", "listItems"), ("status", "2xx")])
+        let timer = try metrics.expectTimer("courier_request_duration", [("endpoint", "listItems"), ("status", "2xx"), ("http_version", "unknown")])
         #expect(timer.values.count == 1)
     }
 

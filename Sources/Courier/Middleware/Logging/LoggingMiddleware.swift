@@ -15,7 +15,7 @@ import OpenAPIRuntime
 /// let api = Client(baseURL: "https://api.example.com") {
 ///     $0.middleware = [LoggingMiddleware(logger: logger)]
 /// }
-/// // info: GET https://api.example.com/v1/friends?user_id=1 → 200 in 38 ms, 1204 bytes, attempt 1
+/// // info: GET https://api.example.com/v1/friends?user_id=1 → 200 in 38 ms, 1204 bytes, attempt 1, HTTP/2
 /// ```
 /// Place it innermost (last in the list) to see every attempt; outermost to see one line per call.
 ///
@@ -64,12 +64,13 @@ public struct LoggingMiddleware: Middleware {
             let lineLevel = response.status.kind == .serverError ? max(level, .warning) : level
             logger.log(
                 level: lineLevel,
-                "\(request.method) \(url) → \(response.status.code) in \(milliseconds) ms, \(bytes.map(String.init) ?? "?") bytes, attempt \(context.attempt)",
+                "\(request.method) \(url) → \(response.status.code) in \(milliseconds) ms, \(bytes.map(String.init) ?? "?") bytes, attempt \(context.attempt)\(result.httpVersion == .unknown ? "" : ", \(result.httpVersion)")",
                 metadata: [
                     "courier.endpoint": "\(context.name)",
                     "courier.status": "\(response.status.code)",
                     "courier.duration_ms": "\(milliseconds)",
                     "courier.attempt": "\(context.attempt)",
+                    "courier.http_version": "\(result.httpVersion)",
                 ]
             )
             if logger.logLevel <= .trace {

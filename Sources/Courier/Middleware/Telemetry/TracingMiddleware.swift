@@ -56,6 +56,10 @@ public struct TracingMiddleware: Middleware {
             tracer.inject(span.context, into: &traced.headerFields, using: HTTPFieldsInjector())
             let result = try await next(traced, body, context)
             span.attributes["http.response.status_code"] = result.status.code
+            if let version = result.httpVersion.protocolVersion {
+                span.attributes["network.protocol.name"] = "http"
+                span.attributes["network.protocol.version"] = version
+            }
             if result.status.kind == .serverError {
                 span.setStatus(SpanStatus(code: .error, message: "\(result.status.code)"))
             }

@@ -85,6 +85,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         handler(of: dataTask)?.received(data)
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        guard let handler = handler(of: task), let timeline = TransactionTimeline(metrics) else { return }
+        handler.collected(timeline)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let handler = handlers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         // A task without a handler (a WebSocket) leaves no challenge outcome behind.

@@ -116,8 +116,10 @@ public struct SessionTransport: Transport, ClientTransport {
             if urlCache != nil { urlRequest.cachePolicy = .reloadIgnoringLocalCacheData }
             defer { urlCache?.removeCachedResponse(for: urlRequest) }
             let handler = CollectingTaskHandler(limit: request.delivery.limit)
-            let (response, bytes) = try await run(urlRequest, handler: handler, interruption: request.interruption)
-            return TransportResponse(response: response, body: bytes.isEmpty ? nil : HTTPBody(bytes))
+            let stopwatch = ExchangeStopwatch()
+            let (response, bytes, observation) = try await run(urlRequest, handler: handler, interruption: request.interruption)
+            let (version, timings) = observation.report(from: stopwatch)
+            return TransportResponse(response: response, body: bytes.isEmpty ? nil : HTTPBody(bytes), httpVersion: version, timings: timings)
         }
         return try await request.delivered { head, body, origin, _ in
             try await stream(head, body: body, origin: origin, interruption: request.interruption)

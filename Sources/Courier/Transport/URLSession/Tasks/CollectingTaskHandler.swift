@@ -12,12 +12,13 @@ import FoundationNetworking
 /// decoded bytes).
 // @unchecked: mutable state is only touched under `state`'s lock.
 final class CollectingTaskHandler: DataTaskHandler, @unchecked Sendable {
-    typealias Output = (HTTPResponse, HTTPBody.ByteChunk)
+    typealias Output = (HTTPResponse, HTTPBody.ByteChunk, TaskObservation)
 
     private struct State {
         var pending = Pending<Output>()
         var response: HTTPResponse?
         var bytes: [UInt8] = []
+        var observation = TaskObservation()
     }
 
     private let limit: Int
@@ -36,6 +37,7 @@ final class CollectingTaskHandler: DataTaskHandler, @unchecked Sendable {
     }
 
     func received(_ response: URLResponse) {
+        let now = ContinuousClock.now
         do {
             let head = try SessionTransport.response(from: response)
             let length = ContentLength.bodyLength(of: head)
@@ -46,6 +48,7 @@ final class CollectingTaskHandler: DataTaskHandler, @unchecked Sendable {
             }
             state.withLock { state in
                 state.response = head
+                state.observation.firstByte = now
                 if let length, length <= limit, !head.headerFields.contains(.contentEncoding) {
                     state.bytes.reserveCapacity(Int(length))
                 }
@@ -65,15 +68,22 @@ final class CollectingTaskHandler: DataTaskHandler, @unchecked Sendable {
         if !fits { settle(.failure(CourierError.bodyTooLarge(length: nil, limit: limit)), stoppingTask: true) }
     }
 
+    func collected(_ timeline: TransactionTimeline) {
+        state.withLock { $0.observation.transaction = timeline }
+    }
+
     func completed(_ response: URLResponse?, error: (any Error)?) {
+        let now = ContinuousClock.now
         if let error {
             let head = state.withLock { $0.response }
             settle(.failure(head.map { SessionTransport.bodyFailure(after: error, head: $0) } ?? error), stoppingTask: false)
             return
         }
         let outcome = state.withLock { state -> Result<Output, any Error> in
-            if let head = state.response { return .success((head, state.bytes[...])) }
-            return Result { (try SessionTransport.response(from: response), state.bytes[...]) }
+            state.observation.end = now
+            if let head = state.response { return .success((head, state.bytes[...], state.observation)) }
+            state.observation.firstByte = now
+            return Result { (try SessionTransport.response(from: response), state.bytes[...], state.observation) }
         }
         settle(outcome, stoppingTask: false)
     }

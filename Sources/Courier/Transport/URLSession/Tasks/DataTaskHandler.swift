@@ -13,6 +13,12 @@ protocol DataTaskEvents: AnyObject, Sendable {
     func received(_ data: Data)
     /// The task ended: `error` is `nil` when the whole response arrived.
     func completed(_ response: URLResponse?, error: (any Error)?)
+    /// The task's metrics arrived (Apple platforms, before the task ends).
+    func collected(_ timeline: TransactionTimeline)
+}
+
+extension DataTaskEvents {
+    func collected(_ timeline: TransactionTimeline) {}
 }
 
 /// Turns one data task's events into a result for the task that waits for it.
