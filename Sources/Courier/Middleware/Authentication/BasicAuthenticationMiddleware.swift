@@ -33,11 +33,11 @@ public struct BasicAuthenticationMiddleware: Middleware {
 
     /// Adds the `Authorization` field and sends the request.
     /// - Parameters:
-    ///   - request: The request.
-    ///   - body: Its body.
-    ///   - context: The call's context; its ``MiddlewareContext/requiresAuthentication`` decides.
-    ///   - next: The rest of the chain.
-    /// - Returns: What `next` returned.
+    ///   - request: The request, sent on with the `Authorization` field set.
+    ///   - body: Its body, passed on as it is.
+    ///   - context: Says whether the call wants credentials at all (``Request/withoutAuthentication()``).
+    ///   - next: Receives the request with the credentials.
+    /// - Returns: What `next` returned; a 401 is the caller's to see.
     /// - Throws: ``CourierError/Kind/invalidRequest`` for credentials RFC 7617 does not allow, or
     ///   what `next` throws.
     public func intercept(
