@@ -14,6 +14,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private let handlers = LockedState<[Int: any DataTaskEvents]>([:])
     /// How tasks without a handler (completion-handler tasks) ended at a challenge.
     private let challenged = LockedState<[Int: ChallengeOutcome]>([:])
+    /// The bodies of tasks that send a stream, which URLSession may ask for again.
+    private let bodies = LockedState<[Int: BodyStreamSource]>([:])
     /// What server-trust challenges are answered with; `nil` leaves them to the platform.
     let trust: (any ServerTrustEvaluation)?
     /// What a proxy's or a server's request for credentials is answered with.
@@ -46,6 +48,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         handlers.withLock { $0[task.taskIdentifier] = handler }
     }
 
+    /// Answers URLSession's requests for `task`'s body stream from `body` until the task is forgotten.
+    func register(_ body: BodyStreamSource, for task: URLSessionTask) {
+        bodies.withLock { $0[task.taskIdentifier] = body }
+    }
+
+    /// Forgets the body of a task that has ended.
+    func unregisterBody(of task: URLSessionTask) {
+        bodies.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+    }
+
     /// Forgets a task that was never started.
     func unregister(_ task: URLSessionTask) {
         handlers.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
@@ -69,6 +81,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void) {
+        completionHandler(bodies.withLock { $0[task.taskIdentifier] }?.makeStream())
     }
 
     func urlSession(

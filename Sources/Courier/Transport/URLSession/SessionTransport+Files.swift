@@ -40,7 +40,7 @@ extension SessionTransport {
             return try await transferWithoutProgress(transfer, urlRequest: urlRequest, upload: upload)
         }
         let stream = upload == nil ? transfer.attachBody(to: &urlRequest) : nil
-        let delegate = TransferDelegate(transfer: transfer, trust: self.delegate.trust, credentials: self.delegate.credentials, stream: stream)
+        let delegate = TransferDelegate(transfer: transfer, trust: self.delegate.trust, credentials: self.delegate.credentials, body: stream)
         let transferSession = URLSession(configuration: dataSession.configuration, delegate: delegate, delegateQueue: nil)
         defer { transferSession.finishTasksAndInvalidate() }
 
@@ -94,10 +94,10 @@ extension SessionTransport {
         }
         let session = dataSession
         var request = urlRequest
-        let stream = (upload == nil ? transfer.attachBody(to: &request) : nil).map(UncheckedStream.init)
+        let stream = upload == nil ? transfer.attachBody(to: &request) : nil
         // A body that could not be read says why, rather than URLSession's own error.
         @Sendable func failed(_ error: any Error) throws -> URLResponse? {
-            if let failure = stream?.stream.failure { throw failure }
+            if let failure = stream?.failure { throw failure }
             return try challenged(error)
         }
         let task: URLSessionTask
@@ -133,6 +133,9 @@ extension SessionTransport {
         }
         let cancellable = UncheckedDataTask(task: task)
         started.withLock { $0 = cancellable }
+        // URLSession asks the session's delegate for the stream again when it resends the request.
+        if let stream { delegate.register(stream, for: task) }
+        defer { delegate.unregisterBody(of: task) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.withLock { $0 = continuation }
@@ -172,14 +175,14 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     private let trust: (any ServerTrustEvaluation)?
     private let credentials: ChallengeCredentials
     /// The body read from disk, whose failure is the transfer's.
-    private let stream: SegmentInputStream?
+    private let body: BodyStreamSource?
     private let state = LockedState(State())
 
-    init(transfer: FileTransfer, trust: (any ServerTrustEvaluation)?, credentials: ChallengeCredentials, stream: SegmentInputStream?) {
+    init(transfer: FileTransfer, trust: (any ServerTrustEvaluation)?, credentials: ChallengeCredentials, body: BodyStreamSource?) {
         self.transfer = transfer
         self.trust = trust
         self.credentials = credentials
-        self.stream = stream
+        self.body = body
     }
 
     func start(_ task: UncheckedDataTask, continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>) {
@@ -195,6 +198,10 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)  // Courier follows redirects itself.
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void) {
+        completionHandler(body?.makeStream())
     }
 
     func urlSession(
@@ -260,7 +267,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (continuation, outcome) = state.withLock { state in
             defer { state.continuation = nil }
-            var (failure, response) = (state.failure ?? stream?.failure ?? error, task.response)
+            var (failure, response) = (state.failure ?? body?.failure ?? error, task.response)
             switch state.challenged {
             case .unauthorized(let challengeResponse): (failure, response) = (state.failure, challengeResponse ?? response)
             case .refused(let refusal): failure = refusal

@@ -39,15 +39,16 @@ struct FileTransfer: Sendable {
     }
 
     /// The body stream for a body read from disk that goes with a download task, attached to
-    /// `urlRequest` with its length where the platform sends it.
-    func attachBody(to urlRequest: inout URLRequest) -> SegmentInputStream? {
+    /// `urlRequest` with its length where the platform sends it; the source gives URLSession a
+    /// fresh stream when it asks for one.
+    func attachBody(to urlRequest: inout URLRequest) -> BodyStreamSource? {
         guard let segments else { return nil }
-        let stream = SegmentInputStream(segments)
-        urlRequest.httpBodyStream = stream
+        let source = BodyStreamSource(segments: segments)
+        urlRequest.httpBodyStream = source.makeStream()
         if let length, !PlatformURLSession.sendsBodyStreamsChunked {
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
         }
-        return stream
+        return source
     }
 
     init(_ request: TransportRequest) {

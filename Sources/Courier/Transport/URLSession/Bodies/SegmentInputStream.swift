@@ -106,9 +106,3 @@ final class SegmentInputStream: InputStream {
 
     override func remove(from runLoop: RunLoop, forMode mode: RunLoop.Mode) {}
 }
-
-/// A body stream carried into URLSession's completion handler, which only asks for its failure.
-// @unchecked: `failure` is read under the stream's lock.
-struct UncheckedStream: @unchecked Sendable {
-    let stream: SegmentInputStream
-}
