@@ -52,7 +52,7 @@ extension SessionTransport {
         let configuration = (session.configuration.copy() as? URLSessionConfiguration) ?? session.configuration
         configuration.connectionProxyDictionary = Self.proxyDictionary(for: proxy)
         credentials.proxy = proxy.credentials
-        try self.init(session: URLSession(configuration: configuration), trust: trust, credentials: credentials)
+        try self.init(session: URLSession(configuration: configuration), trust: trust, credentials: credentials, owned: true)
     }
 
     /// Why `identity` cannot be presented here, and what to do.

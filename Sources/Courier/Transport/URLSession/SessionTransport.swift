@@ -34,6 +34,9 @@ public struct SessionTransport: Transport, ClientTransport {
     /// with `session`'s configuration and Courier's delegate.
     let dataSession: URLSession
     let delegate: SessionDelegate
+    /// The sessions the transport made (`dataSession` when it is not `session`), invalidated with
+    /// its last copy.
+    let ownedSessions: OwnedSessions?
     /// How much of a streamed body waits in memory for its reader before the rest goes to disk.
     var streamedBodyLimits = SpooledBody.Limits()
     /// The hosts whose certificates are checked against pins: those of the ``ServerTrust`` given
@@ -48,10 +51,12 @@ public struct SessionTransport: Transport, ClientTransport {
         if let delegate = session.delegate as? SessionDelegate {
             self.delegate = delegate
             self.dataSession = session
+            self.ownedSessions = nil
         } else {
             let delegate = SessionDelegate(trust: (session.delegate as? any ServerTrustCarrying)?.trustEvaluation)
             self.delegate = delegate
             self.dataSession = delegate.session(configuration: session.configuration)
+            self.ownedSessions = OwnedSessions([dataSession])
         }
     }
 
@@ -77,13 +82,15 @@ public struct SessionTransport: Transport, ClientTransport {
         try self.init(session: session, trust: trust, credentials: ChallengeCredentials())
     }
 
-    /// The same, with what the transport answers a proxy's or a server's request for credentials with.
-    init(session: URLSession, trust: ServerTrust, credentials: ChallengeCredentials) throws {
+    /// The same, with what the transport answers a proxy's or a server's request for credentials
+    /// with; `session` is invalidated with the transport when `owned` (the transport made it).
+    init(session: URLSession, trust: ServerTrust, credentials: ChallengeCredentials, owned: Bool = false) throws {
         self.session = session
         let delegate = SessionDelegate(trust: try trust.sessionEvaluation(), credentials: credentials)
         self.pinnedHosts = Set(trust.pins.keys)
         self.delegate = delegate
         self.dataSession = delegate.session(configuration: session.configuration)
+        self.ownedSessions = OwnedSessions(owned ? [dataSession, session] : [dataSession])
     }
 
     /// The codings URLSession decodes and advertises by itself: on Apple platforms
