@@ -51,9 +51,10 @@ struct InFlightCall: Sendable {
         timeoutError: @autoclosure () -> any Error,
         _ operation: nonisolated(nonsending) (ExchangeInterruption) async throws -> Value
     ) async throws -> Value {
-        guard let id = registry.insert(for: self, deadline: deadline, clock: clock) else { throw CancellationError() }
-        let interruption = ExchangeInterruption.make(deadline: clock.continuousInstant(at: deadline))
-        if let signal = interruption.signal { registry.attach(id, signal) }
+        // The signal exists before the work is registered, so it is registered with it.
+        let signal = ExchangeInterruption.Signal()
+        guard let id = registry.insert(for: self, deadline: deadline, clock: clock, task: signal) else { throw CancellationError() }
+        let interruption = ExchangeInterruption(signal: signal, deadline: clock.continuousInstant(at: deadline))
         do {
             let value = try await operation(interruption)
             registry.remove(id)
@@ -81,11 +82,10 @@ struct InFlightCall: Sendable {
         clock: ElapsedClock,
         timeoutError: @autoclosure () -> any Error
     ) async throws {
-        guard let id = registry.insert(for: self, deadline: deadline, clock: clock) else {
+        guard let id = registry.insert(for: self, deadline: deadline, clock: clock, task: ticket) else {
             queue.release(ticket)
             throw CancellationError()
         }
-        registry.attach(id, ticket)
         do {
             try await queue.wait(ticket)
             registry.remove(id)

@@ -13,7 +13,7 @@ final class InFlightRequests: Sendable {
         /// The clock `deadline` is read on.
         var clock: ElapsedClock
         /// `nil` only between registering the work and attaching what cancels it (the task
-        /// ``InFlightCall/run(_:)`` starts, an attempt's interruption, a coalesced caller's wait).
+        /// ``InFlightCall/run(_:)`` starts); other work is registered with it.
         var task: (any CancellableWork)?
         var timedOut = false
     }
@@ -85,12 +85,16 @@ final class InFlightRequests: Sendable {
 
     /// Registers work of `call` that must finish by `deadline` (if any); returns the id to remove
     /// it with, or `nil` when the call was cancelled.
-    func insert(for call: InFlightCall, deadline: Duration?, clock: ElapsedClock) -> UInt64? {
+    ///
+    /// Work that exists before it is registered (an attempt's interruption, a wait's departure, a
+    /// ticket) comes with what cancels it, `task`: one lock operation instead of two. Work that must
+    /// be registered before it starts (a task of the call) is given its task by ``attach(_:_:)``.
+    func insert(for call: InFlightCall, deadline: Duration?, clock: ElapsedClock, task: (any CancellableWork)? = nil) -> UInt64? {
         let registered = state.withLock { state -> (id: UInt64, startWatchdog: Bool)? in
             guard call.generation == state.generation else { return nil }
             state.nextID += 1
             let id = state.nextID
-            state.work[id] = Work(deadline: deadline, clock: clock)
+            state.work[id] = Work(deadline: deadline, clock: clock, task: task)
             guard deadline != nil else { return (id, false) }
             state.watchdogClock = clock
             guard !state.watchdogRunning else { return (id, false) }

@@ -6,7 +6,9 @@ import OpenAPIRuntime
 /// (``Configuration/coalescesRequests``).
 ///
 /// The first caller runs the exchange itself, in its own task and with its own deadline, exactly
-/// as a call that is not coalesced: an uncontended call pays a lookup and two short locks, and
+/// as a call that is not coalesced. A first caller that finds no other exchange of the client in
+/// flight is left unfiled, without a key: a caller that arrives while it is in flight files it
+/// before looking up its own. So a call with no company pays two short locks and no key, and
 /// keeps its response as it came. Each identical
 /// caller that arrives while it is in flight joins and waits, counted out of ``Client/activity``
 /// meanwhile, and gets its own copy of the response (or the error) and its own facts. A joiner
@@ -38,9 +40,13 @@ final class RequestCoalescer: Sendable {
 
     /// One exchange in flight and the callers waiting for it. A reference, so that its state is
     /// changed in place.
-    // @unchecked: every property but `key` is used under the coalescer's lock only.
+    // @unchecked: every property but `request` and `origin` is used under the coalescer's lock only.
     private final class Exchange: @unchecked Sendable {
-        let key: CoalescingKey
+        /// What the key is made of, for a caller that files the exchange later.
+        let request: HTTPRequest
+        let origin: URL
+        /// Where the exchange is filed; `nil` while it is the client's only one, unfiled.
+        var key: CoalescingKey?
         /// Callers that joined and have not left.
         var joiners: Set<UInt64> = []
         var continuations: [UInt64: CheckedContinuation<Shared, any Error>] = [:]
@@ -49,7 +55,9 @@ final class RequestCoalescer: Sendable {
         /// The answer, once it is in, or ``HandOver``: for joiners that had not begun to wait.
         var outcome: Result<Shared, any Error>?
 
-        init(key: CoalescingKey) {
+        init(_ request: HTTPRequest, origin: URL, key: CoalescingKey?) {
+            self.request = request
+            self.origin = origin
             self.key = key
         }
     }
@@ -57,6 +65,18 @@ final class RequestCoalescer: Sendable {
     private struct State {
         var nextID: UInt64 = 0
         var exchanges: [CoalescingKey: Exchange] = [:]
+        /// The exchange that began when no other was in flight, not yet filed under its key. There
+        /// is at most one: the next caller files it.
+        var unfiled: Exchange?
+
+        /// Forgets `exchange`, filed or not, if it is still the one in its place.
+        mutating func remove(_ exchange: Exchange) {
+            if let key = exchange.key {
+                if exchanges[key] === exchange { exchanges[key] = nil }
+            } else if unfiled === exchange {
+                unfiled = nil
+            }
+        }
     }
 
     /// A caller's place: the first, who sends, or a joiner, who waits.
@@ -69,7 +89,9 @@ final class RequestCoalescer: Sendable {
 
     /// How many callers wait for an exchange in flight, for tests.
     var waitingCount: Int {
-        state.withLock { state in state.exchanges.values.reduce(0) { $0 + $1.continuations.count } }
+        state.withLock { state in
+            state.exchanges.values.reduce(state.unfiled?.continuations.count ?? 0) { $0 + $1.continuations.count }
+        }
     }
 
     /// Whether a request is sent once for all identical callers: `GET` or `HEAD`, no body, and a
@@ -99,9 +121,8 @@ final class RequestCoalescer: Sendable {
         let clock = context.elapsedClock
         // One deadline for the caller, whether it waits, sends, or first waits and then sends.
         let deadline = clock.now() + context.timeout
-        let key = CoalescingKey(request, origin: context.origin)
         while true {
-            switch role(for: key) {
+            switch role(for: request, origin: context.origin) {
             case .first(let shared):
                 return try await send(shared, context: context, call: call, deadline: deadline, limit: limit, exchange: exchange)
             case .joiner(let caller, let shared):
@@ -112,15 +133,28 @@ final class RequestCoalescer: Sendable {
         }
     }
 
-    /// The caller's place in the exchange for `key`: the first when there is none in flight.
-    private func role(for key: CoalescingKey) -> Role {
+    /// The caller's place in the exchange for `request`: the first when there is none in flight.
+    /// Keys are made under the lock, and only when another exchange is in flight: each exchange's
+    /// once, by its first caller or by the caller that files it.
+    private func role(for request: HTTPRequest, origin: URL) -> Role {
         state.withLock { state in
+            if let alone = state.unfiled {
+                let key = CoalescingKey(alone.request, origin: alone.origin)
+                alone.key = key
+                state.exchanges[key] = alone
+                state.unfiled = nil
+            } else if state.exchanges.isEmpty {
+                let exchange = Exchange(request, origin: origin, key: nil)
+                state.unfiled = exchange
+                return .first(exchange)
+            }
+            let key = CoalescingKey(request, origin: origin)
             if let exchange = state.exchanges[key] {
                 state.nextID += 1
                 exchange.joiners.insert(state.nextID)
                 return .joiner(state.nextID, exchange)
             }
-            let exchange = Exchange(key: key)
+            let exchange = Exchange(request, origin: origin, key: key)
             state.exchanges[key] = exchange
             return .first(exchange)
         }
@@ -184,7 +218,7 @@ final class RequestCoalescer: Sendable {
     private func closeIfAlone(_ shared: Exchange) -> Bool {
         state.withLock { state in
             guard shared.joiners.isEmpty else { return false }
-            if state.exchanges[shared.key] === shared { state.exchanges[shared.key] = nil }
+            state.remove(shared)
             return true
         }
     }
@@ -199,11 +233,11 @@ final class RequestCoalescer: Sendable {
         deadline: Duration
     ) async throws -> MiddlewareResponse? {
         let registry = call.registry
-        guard let registration = registry.insert(for: call, deadline: deadline, clock: context.elapsedClock) else {
+        let departure = Departure(coalescer: self, caller: caller, exchange: shared)
+        guard let registration = registry.insert(for: call, deadline: deadline, clock: context.elapsedClock, task: departure) else {
             leave(caller, shared)
             throw CancellationError()
         }
-        registry.attach(registration, Departure(coalescer: self, caller: caller, exchange: shared))
         // The exchange is counted once, with its first caller.
         registry.setCounted(call, false)
         defer { registry.setCounted(call, true) }
@@ -229,7 +263,7 @@ final class RequestCoalescer: Sendable {
     /// Ends `shared`: later callers start a new exchange, and every joiner gets `outcome`.
     private func finish(_ shared: Exchange, with outcome: Result<Shared, any Error>) {
         let continuations = state.withLock { state in
-            if state.exchanges[shared.key] === shared { state.exchanges[shared.key] = nil }
+            state.remove(shared)
             shared.outcome = outcome
             defer { shared.continuations = [:] }
             return Array(shared.continuations.values)
