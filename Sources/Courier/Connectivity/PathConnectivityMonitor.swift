@@ -11,37 +11,23 @@ import Network
 // @unchecked: `monitor` is only started in `init` and cancelled in `deinit`; not every SDK marks it `Sendable`.
 public final class PathConnectivityMonitor: ConnectivityMonitor, @unchecked Sendable {
     private let monitor = NWPathMonitor()
-    private let status = LockedState(true)
-    private let broadcast = ConnectivityBroadcast()
+    private let reported = ReportedConnectivity()
 
     /// Creates the monitor and starts watching the path.
     public init() {
-        monitor.pathUpdateHandler = { [status, broadcast] path in
-            let connected = PathStatus(path.status).isConnected
-            let changed = status.withLock { status in
-                defer { status = connected }
-                return status != connected
-            }
-            if changed { broadcast.send(connected) }
-        }
+        monitor.pathUpdateHandler = { [reported] path in reported.report(PathStatus(path.status)) }
         monitor.start(queue: DispatchQueue(label: "Courier.PathConnectivityMonitor"))
     }
 
-    deinit {
-        monitor.cancel()
-    }
+    deinit { monitor.cancel() }
 
     /// Whether the current path is usable: satisfied, or brought up by a connection.
     /// - Returns: The path monitor's latest answer.
-    public func isConnected() async -> Bool {
-        status.withLock { $0 }
-    }
+    public func isConnected() async -> Bool { reported.isConnected }
 
     /// Each change of the path's status.
     /// - Returns: A new stream for one reader.
-    public func changes() -> AsyncStream<Bool> {
-        broadcast.stream()
-    }
+    public func changes() -> AsyncStream<Bool> { reported.changes() }
 }
 
 extension PathStatus {

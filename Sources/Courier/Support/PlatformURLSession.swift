@@ -23,6 +23,16 @@ enum PlatformURLSession {
         #endif
     }()
 
+    /// Whether the SDK documents every `connectionProxyDictionary` key a ``Proxy`` needs (HTTPS,
+    /// SOCKS, exceptions): macOS only; iOS, tvOS and visionOS document the HTTP keys alone.
+    static let documentsProxyDictionaryKeys: Bool = {
+        #if os(macOS)
+        true
+        #else
+        false
+        #endif
+    }()
+
     /// Whether URLSession sends a body stream chunked whatever the request's `Content-Length`
     /// says: libcurl does, so there the length is left out, since a request with both would be
     /// malformed; Apple's URL loading sends the stream with the length the request gives.

@@ -8,12 +8,15 @@ extension SessionTransport {
     /// Creates a transport with the connection settings URLSession can apply on this platform, and
     /// refuses the others with an error that names the remedy.
     ///
-    /// On Apple platforms a ``Proxy`` becomes the session's `connectionProxyDictionary` (HTTPS
-    /// through `CONNECT`, plain HTTP in absolute form, SOCKS5, and the bypassed hosts as
-    /// exceptions), and an HTTP proxy's credentials answer its 407, once: refused again, the
-    /// request fails with ``CourierError/Kind/proxyAuthenticationRequired``. Everything else is
-    /// A Keychain identity (``ClientIdentity/keychain(label:)``) is found now and presented when
-    /// a server asks for a client certificate. Everything else is refused: a SOCKS5 proxy with
+    /// On iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1 and later a ``Proxy`` becomes the
+    /// session's `proxyConfigurations` (Network's HTTP `CONNECT` or SOCKSv5 proxy, the bypassed
+    /// hosts excluded); on macOS 13 its `connectionProxyDictionary` (HTTPS through `CONNECT`,
+    /// plain HTTP in absolute form, SOCKS5, the bypassed hosts as exceptions); earlier iOS, tvOS
+    /// and watchOS document no dictionary keys for HTTPS or SOCKS, and refuse a proxy. An HTTP
+    /// proxy's credentials answer its 407, once: refused again, the request fails with
+    /// ``CourierError/Kind/proxyAuthenticationRequired``. A Keychain identity
+    /// (``ClientIdentity/keychain(label:)``) is found now and presented when a server asks for a
+    /// client certificate. Everything else is refused: a SOCKS5 proxy with
     /// credentials, a PEM or PKCS#12 ``ClientIdentity``, and any proxy or identity on Linux, where
     /// swift-corelibs-foundation ignores `connectionProxyDictionary` and never asks for a client
     /// certificate. The AsyncHTTPClient transport applies them all
@@ -50,7 +53,13 @@ extension SessionTransport {
             )
         }
         let configuration = (session.configuration.copy() as? URLSessionConfiguration) ?? session.configuration
-        configuration.connectionProxyDictionary = Self.proxyDictionary(for: proxy)
+        guard Self.apply(proxy, to: configuration) else {
+            throw CourierError(
+                .invalidRequest,
+                message: "URLSession applies a proxy from iOS 17, tvOS 17 and watchOS 10 (proxyConfigurations), or on macOS. "
+                    + "Use the AsyncHTTPClient transport on earlier systems: HTTPClientTransport(trust:proxy:)."
+            )
+        }
         credentials.proxy = proxy.credentials
         try self.init(session: URLSession(configuration: configuration), trust: trust, credentials: credentials, owned: true)
     }
@@ -70,9 +79,29 @@ extension SessionTransport {
     /// Whether this platform's URLSession ignores `connectionProxyDictionary` (Linux).
     static var ignoresProxySettings: Bool { PlatformURLSession.ignoresConnectionSettings }
 
-    /// `proxy` as `connectionProxyDictionary` has it, with CFNetwork's keys as their string values
-    /// (`kCFNetworkProxiesHTTPSEnable` is `"HTTPSEnable"`, …): a bypassed domain `.example.com`
-    /// becomes the exception `*.example.com`.
+    /// Sets `proxy` on `configuration`: as Network's proxy configuration where there is one,
+    /// otherwise as `connectionProxyDictionary` where the platform documents its keys.
+    /// - Parameters:
+    ///   - proxy: The proxy.
+    ///   - configuration: The session configuration.
+    ///   - documentedKeys: Whether the platform documents the dictionary's HTTPS, SOCKS and
+    ///     exception keys (macOS only).
+    /// - Returns: Whether the proxy was set; `false` leaves `configuration` as it was.
+    static func apply(_ proxy: Proxy, to configuration: some ProxySettable, documentedKeys: Bool = PlatformURLSession.documentsProxyDictionaryKeys) -> Bool {
+        if configuration.setProxyConfiguration(proxy, excludedDomains: excludedDomains(for: proxy)) { return true }
+        guard documentedKeys else { return false }
+        configuration.connectionProxyDictionary = proxyDictionary(for: proxy)
+        return true
+    }
+
+    /// The bypassed hosts as Network's excluded domains: `.example.com` becomes `example.com`.
+    static func excludedDomains(for proxy: Proxy) -> [String] {
+        proxy.bypassedHosts.sorted().map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 }
+    }
+
+    /// `proxy` as `connectionProxyDictionary` has it, with CFNetwork's keys as their string values,
+    /// which macOS documents (`kCFNetworkProxiesHTTPSEnable` is `"HTTPSEnable"`, …): a bypassed
+    /// domain `.example.com` becomes the exception `*.example.com`.
     static func proxyDictionary(for proxy: Proxy) -> [AnyHashable: Any] {
         var dictionary: [AnyHashable: Any] = [:]
         switch proxy.kind {
