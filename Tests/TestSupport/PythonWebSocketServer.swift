@@ -5,9 +5,10 @@ import ReferenceServer
 /// run by the interop virtual environment's Python), on free ports of 127.0.0.1: `ws` on
 /// ``webSocketURL`` and `wss` on ``secureWebSocketURL`` with a certificate from ``certificates``.
 ///
-/// Routes: `/echo`, `/close?code=N&reason=R`, `/drop?after=N`, `/silent` (never answers pings),
-/// `/stop-reading`, `/big?bytes=N`, `/speak-first`, `/unauthorized` (401 with a JSON body) and
-/// `/record?send=N`. Every connection's events are in ``events``: the handshake's header fields,
+/// Routes: `/echo`, `/close?code=N&reason=R`, `/drop?after=N`, `/drop-once?key=K&after=N` (only the
+/// first connection with that key drops; later ones echo), `/silent` (never answers pings),
+/// `/stop-reading`, `/big?bytes=N`, `/speak-first`, `/unauthorized` (401 with a JSON body),
+/// `/refuse?status=N&location=L` (that status, with a `Location` when given) and `/record?send=N`. Every connection's events are in ``events``: the handshake's header fields,
 /// each message received, pings received, and the close frames received and sent.
 ///
 /// ```swift

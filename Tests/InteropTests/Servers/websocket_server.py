@@ -4,11 +4,14 @@ Routes, by path (any query is read as options):
   /echo                    sends back every message it receives
   /close?code=N&reason=R   closes at once with that code and reason
   /drop?after=N            drops the TCP connection without a close frame, after N messages (0)
+  /drop-once?key=K&after=N the first connection with key K drops as /drop does; later ones echo
   /silent                  echoes, but never answers a ping
   /stop-reading            accepts, then never reads again: the client's sends fill the buffers
   /big?bytes=N             sends one binary message of N bytes, then echoes
   /speak-first             sends "hello from the server" right after the upgrade, then echoes
   /unauthorized            answers the handshake with 401 and a JSON body
+  /refuse?status=N&location=L  answers the handshake with status N (403 by default), a text body
+                           and, when given, a Location header field
   /record?send=N           sends N bytes first if asked, then only listens
 
 Every connection's events (handshake, messages received, pings received, the close frames
@@ -56,6 +59,8 @@ class Recorder:
 
 
 recorder = Recorder(None)
+# The keys of /drop-once whose first connection was dropped.
+dropped_keys = set()
 
 
 def options(request_path):
@@ -97,12 +102,17 @@ def process_request(connection: ServerConnection, request: Request):
     connection.record_id = recorder.connection_id()
     connection.record_path = request.path
     recorder.write(connection, "handshake", headers=[[name, value] for name, value in request.headers.raw_items()])
-    path, _ = options(request.path)
+    path, query = options(request.path)
+    if path == "/refuse":
+        response = connection.respond(int(query.get("status", "403")), "Refused by the interop server.\n")
+        if "location" in query:
+            response.headers["Location"] = query["location"]
+        return response
     if path == "/unauthorized":
         body = json.dumps({"error": "unauthorized", "message": "This socket needs a token."}).encode()
         headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("WWW-Authenticate", 'Bearer realm="interop"')])
         return Response(401, "Unauthorized", headers, body)
-    known = {"/echo", "/close", "/drop", "/silent", "/stop-reading", "/big", "/speak-first", "/record"}
+    known = {"/echo", "/close", "/drop", "/drop-once", "/silent", "/stop-reading", "/big", "/speak-first", "/record"}
     if path not in known:
         return connection.respond(404, "No such route.\n")
     return None
@@ -121,6 +131,15 @@ def record_message(connection, message):
         recorder.write(connection, "message", type="binary", bytes=len(message))
 
 
+async def drop(connection, after):
+    remaining = after
+    while remaining > 0:
+        record_message(connection, await connection.recv())
+        remaining -= 1
+    recorder.write(connection, "drop")
+    connection.transport.abort()
+
+
 async def handler(connection: ServerConnection):
     path, query = options(connection.request.path)
     record_frames(connection)
@@ -130,12 +149,14 @@ async def handler(connection: ServerConnection):
         elif path == "/close":
             await connection.close(int(query.get("code", "1000")), query.get("reason", ""))
         elif path == "/drop":
-            remaining = int(query.get("after", "0"))
-            while remaining > 0:
-                record_message(connection, await connection.recv())
-                remaining -= 1
-            recorder.write(connection, "drop")
-            connection.transport.abort()
+            await drop(connection, int(query.get("after", "0")))
+        elif path == "/drop-once":
+            key = query.get("key", "")
+            if key in dropped_keys:
+                await echo(connection)
+            else:
+                dropped_keys.add(key)
+                await drop(connection, int(query.get("after", "0")))
         elif path == "/silent":
             never_answer_pings(connection)
             await echo(connection)
