@@ -5,13 +5,17 @@ import Foundation
 package struct ExchangeStopwatch: Sendable {
     /// The start, on the clock stages are measured by.
     package let start: ContinuousClock.Instant
-    /// The start, by the wall clock.
-    package let startDate: Date
 
     /// Starts now.
     package init() {
         self.start = .now
-        self.startDate = Date()
+    }
+
+    /// The start by the wall clock, read back from now: one reading of the wall clock per
+    /// exchange that reports timings, none for one that does not.
+    package var startDate: Date {
+        let elapsed = ContinuousClock.now - start
+        return Date(timeIntervalSinceNow: -(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
     }
 
     /// The timings of the stages seen at these instants; each is kept no earlier than the stage

@@ -9,23 +9,34 @@
 /// platforms the version is known once the task has ended, so a streamed response's head does not
 /// carry it.
 public struct HTTPProtocolVersion: Sendable, Hashable, CustomStringConvertible {
-    /// The name as HAR files and logs write it: `HTTP/1.1`, `HTTP/2`, `HTTP/3`, or `unknown`.
-    public let description: String
+    /// One byte, so that every response carries its version for nothing.
+    private let code: UInt8
 
-    private init(_ description: String) {
-        self.description = description
+    private init(_ code: UInt8) {
+        self.code = code
     }
 
     /// HTTP/1.0.
-    public static let http1_0 = HTTPProtocolVersion("HTTP/1.0")
+    public static var http1_0: HTTPProtocolVersion { HTTPProtocolVersion(10) }
     /// HTTP/1.1.
-    public static let http1_1 = HTTPProtocolVersion("HTTP/1.1")
+    public static var http1_1: HTTPProtocolVersion { HTTPProtocolVersion(11) }
     /// HTTP/2, multiplexed streams over one connection.
-    public static let http2 = HTTPProtocolVersion("HTTP/2")
+    public static var http2: HTTPProtocolVersion { HTTPProtocolVersion(20) }
     /// HTTP/3, over QUIC.
-    public static let http3 = HTTPProtocolVersion("HTTP/3")
+    public static var http3: HTTPProtocolVersion { HTTPProtocolVersion(30) }
     /// The transport did not say which version carried the response.
-    public static let unknown = HTTPProtocolVersion("unknown")
+    public static var unknown: HTTPProtocolVersion { HTTPProtocolVersion(0) }
+
+    /// The name as HAR files and logs write it: `HTTP/1.1`, `HTTP/2`, `HTTP/3`, or `unknown`.
+    public var description: String {
+        switch code {
+        case 10: "HTTP/1.0"
+        case 11: "HTTP/1.1"
+        case 20: "HTTP/2"
+        case 30: "HTTP/3"
+        default: "unknown"
+        }
+    }
 
     /// The version with this major and minor number; ``unknown`` for any other.
     /// - Parameters:
