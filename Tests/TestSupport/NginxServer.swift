@@ -7,7 +7,10 @@ import ReferenceServer
 ///
 /// Three listeners serve the same locations: ``httpURL`` (HTTP/1.1), ``httpsURL`` (TLS with HTTP/2
 /// and HTTP/1.1 by ALPN, `ssl_verify_client optional`) and ``mutualTLSURL`` (`ssl_verify_client on`),
-/// with a certificate from ``certificates``, made for this run. The locations:
+/// with a certificate from ``certificates``, made for this run. Three more TLS listeners offer
+/// HTTP/2 and HTTP/1.1 by ALPN for the HTTP/2 checks: ``http2URL`` (with `/slow/NAME`, the files at
+/// 64 KiB a second), ``fewStreamsURL`` (`http2_max_concurrent_streams 4`, with `/slow/NAME`) and
+/// ``shortConnectionsURL`` (`keepalive_requests 10`: GOAWAY after 10 requests). The locations:
 /// - `/NAME`: a file of ``documentRoot`` (ETag, Last-Modified, Range, If-Range; gzip for text and JSON);
 /// - `/no-ranges/NAME`: the same with `max_ranges 0`;
 /// - `/uploads/NAME`: a `PUT` stores its body in ``uploadsDirectory``;
@@ -61,9 +64,14 @@ public struct NginxServer: InteropServer {
         public let bodyBytesSent: Int
         /// The listener's port.
         public let port: Int
+        /// The connection's serial number: requests on one connection have the same.
+        public let connection: Int
+        /// How many requests the connection had carried, this one included.
+        public let connectionRequests: Int
 
         enum CodingKeys: String, CodingKey {
-            case request, method, uri, status, range, port
+            case request, method, uri, status, range, port, connection
+            case connectionRequests = "connection_requests"
             case serverProtocol = "server_protocol"
             case sslProtocol = "ssl_protocol"
             case sslClientVerify = "ssl_client_verify"
@@ -85,6 +93,12 @@ public struct NginxServer: InteropServer {
     public let httpsURL: URL
     /// The TLS listener that requires a client certificate from ``certificates``' root.
     public let mutualTLSURL: URL
+    /// A TLS listener for the HTTP/2 checks, with `/slow/`.
+    public let http2URL: URL
+    /// A TLS listener that allows 4 concurrent HTTP/2 streams per connection, with `/slow/`.
+    public let fewStreamsURL: URL
+    /// A TLS listener that closes each connection after 10 requests (GOAWAY over HTTP/2).
+    public let shortConnectionsURL: URL
     /// The test CA and the server's certificate: trust ``LoopbackCertificates/rootCertificatePEM``;
     /// ``LoopbackCertificates/clientCertificate(commonName:expired:)`` makes a client's.
     public let certificates: LoopbackCertificates
@@ -108,7 +122,7 @@ public struct NginxServer: InteropServer {
         var lastFailure: (any Error)?
         for _ in 0..<3 {
             let directory = try InteropProcess.makeDirectory("nginx")
-            let ports = try await InteropProcess.freePorts(3)
+            let ports = try await InteropProcess.freePorts(6)
             let secret = UUID().uuidString
             for folder in ["www", "uploads", "client_body", "proxy", "fastcgi", "uwsgi", "scgi"] {
                 try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -122,6 +136,9 @@ public struct NginxServer: InteropServer {
                 "HTTP_PORT": String(ports[0]),
                 "HTTPS_PORT": String(ports[1]),
                 "MTLS_PORT": String(ports[2]),
+                "HTTP2_PORT": String(ports[3]),
+                "FEW_STREAMS_PORT": String(ports[4]),
+                "SHORT_CONNECTIONS_PORT": String(ports[5]),
                 "SECURE_LINK_SECRET": secret,
             ]
             for file in ["nginx.conf", "nginx-locations.conf"] {
@@ -141,6 +158,9 @@ public struct NginxServer: InteropServer {
                     httpURL: try InteropTemplate.url("http://127.0.0.1:\(ports[0])"),
                     httpsURL: try InteropTemplate.url("https://127.0.0.1:\(ports[1])"),
                     mutualTLSURL: try InteropTemplate.url("https://127.0.0.1:\(ports[2])"),
+                    http2URL: try InteropTemplate.url("https://127.0.0.1:\(ports[3])"),
+                    fewStreamsURL: try InteropTemplate.url("https://127.0.0.1:\(ports[4])"),
+                    shortConnectionsURL: try InteropTemplate.url("https://127.0.0.1:\(ports[5])"),
                     certificates: certificates,
                     secureLinkSecret: secret,
                     process: process
