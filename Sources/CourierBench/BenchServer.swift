@@ -46,8 +46,9 @@ struct BenchServer: Sendable {
 
     /// `courier-demo serve` started from the directory of this executable, on a free port; stopped
     /// by ``stop()``.
+    /// - Parameter arguments: More arguments of `serve`, e.g. `--tls`.
     /// - Throws: When the executable is missing or does not report where it listens.
-    static func spawned() async throws -> BenchServer {
+    static func spawned(arguments: [String] = []) async throws -> BenchServer {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         let executable = directory.appendingPathComponent("courier-demo")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
@@ -55,7 +56,7 @@ struct BenchServer: Sendable {
         }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--port", "0"]
+        process.arguments = ["serve", "--port", "0"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -91,6 +91,9 @@ struct CourierBench: AsyncParsableCommand {
     @Flag(help: "Courier's clients with coalescing off, to see what coalescing costs a request nobody joins.")
     var noCoalescing = false
 
+    @Flag(help: "Only HTTP/2: small JSON at 64 in flight against `courier-demo serve --tls` in another process, over HTTP/2 and HTTP/1.1, Courier against raw AsyncHTTPClient.")
+    var http2 = false
+
     @Option(help: "The size of the JSON Lines export in MB, with --streams.")
     var exportMegabytes = 1000
 
@@ -106,6 +109,10 @@ struct CourierBench: AsyncParsableCommand {
             let server = try await ReferenceServer.start()
             try await runSoak(server)
             await server.stop()
+            return
+        }
+        if http2 {
+            try await runHTTP2()
             return
         }
         let server: BenchServer
