@@ -48,10 +48,13 @@ public struct SquidProxy: InteropServer {
     /// - Parameters:
     ///   - username: The user it accepts.
     ///   - password: That user's password.
+    ///   - connectPorts: When given, squid's stock rule `http_access deny CONNECT !SSL_ports` with
+    ///     `SSL_ports` 443 and these ports: a tunnel to any other port is refused with 403. `nil`
+    ///     (the default) opens tunnels to any port.
     /// - Returns: The running proxy.
     /// - Throws: ``MissingInteropComponent`` when squid or htpasswd is not installed;
     ///   ``InteropProcess/StartFailure`` when it does not start (three tries, each on a new port).
-    public static func start(username: String = "ada", password: String = "squid-secret-5kq") async throws -> SquidProxy {
+    public static func start(username: String = "ada", password: String = "squid-secret-5kq", connectPorts: [Int]? = nil) async throws -> SquidProxy {
         try InteropComponent.squid.check()
         var lastFailure: (any Error)?
         for _ in 0..<3 {
@@ -64,6 +67,10 @@ public struct SquidProxy: InteropServer {
                 "PORT": String(port),
                 "USER": getuid() == 0 ? "cache_effective_user proxy" : "",
                 "BASIC_NCSA_AUTH": "/usr/lib/squid/basic_ncsa_auth",
+                "CONNECT_RULES": connectPorts.map { ports in
+                    ["acl SSL_ports port \((["443"] + ports.map(String.init)).joined(separator: " "))", "acl CONNECT method CONNECT", "http_access deny CONNECT !SSL_ports"]
+                        .joined(separator: "\n")
+                } ?? "",
             ]
             let configuration = directory.appendingPathComponent("squid.conf")
             try InteropTemplate.render("squid.conf", values, to: configuration)
