@@ -58,6 +58,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
@@ -111,6 +112,8 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio", condition: ahc),
                 // Courier's own WebSocket handshake and frame codec.
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: ahc),
+                // The HTTP/2 stream errors that say a request was never processed (GOAWAY).
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: ahc),
             ],
             swiftSettings: swiftSettings
         ),

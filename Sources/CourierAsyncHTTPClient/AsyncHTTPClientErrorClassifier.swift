@@ -5,6 +5,7 @@ import Courier
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOHTTPCompression
 import NIOPosix
 import NIOSOCKS
@@ -20,6 +21,14 @@ enum AsyncHTTPClientErrorClassifier {
         if let courierError = error as? CourierError { return courierError }
         if let proxyError = proxyError(for: error, origin: origin) { return proxyError }
         if let refusal = clientCertificateRefusal(for: error) { return refusal }
+        if isUnansweredStream(error) {
+            return CourierError(
+                .notConnected,
+                message: "The server closed the HTTP/2 stream before answering: it was closing the connection (GOAWAY) or "
+                    + "refused the stream. A request that is not idempotent is not sent again by itself.",
+                underlyingError: error
+            )
+        }
         return CourierError(kind(of: error), underlyingError: error)
     }
 
@@ -115,6 +124,14 @@ enum AsyncHTTPClientErrorClassifier {
         // A certificate that does not name the host.
         if error is NIOSSLExtraError { return .untrustedServer }
         return CourierError(error).kind
+    }
+
+    /// Whether `error` closed an HTTP/2 stream before its response: SwiftNIO closes the streams
+    /// above a GOAWAY's last stream id with `CANCEL`, and a server refuses one it will not
+    /// process with `REFUSED_STREAM` (RFC 9113 §6.8, §8.7).
+    static func isUnansweredStream(_ error: any Error) -> Bool {
+        guard let closed = error as? NIOHTTP2Errors.StreamClosed else { return false }
+        return closed.errorCode == .cancel || closed.errorCode == .refusedStream
     }
 
     static func kind(of error: HTTPClientError) -> CourierError.Kind {

@@ -264,9 +264,11 @@ public struct HTTPClientTransport: Transport, ClientTransport {
 
     /// Whether a request that failed with `error` before its response may be sent again, its body
     /// being one that can be read again: only an idempotent one, and only when a kept-alive
-    /// connection was closed under it.
+    /// connection was closed under it, or its HTTP/2 stream was closed unanswered (a stream above
+    /// a GOAWAY's last stream id, or one the server refused).
     static func mayRetry(_ method: HTTPRequest.Method, after error: any Error) -> Bool {
         guard [.get, .head, .options, .put, .delete].contains(method) else { return false }
+        if AsyncHTTPClientErrorClassifier.isUnansweredStream(error) { return true }
         if let clientError = error as? HTTPClientError { return clientError == .remoteConnectionClosed }
         if let channelError = error as? ChannelError { return channelError == .ioOnClosedChannel || channelError == .eof }
         if let ioError = error as? IOError { return [ECONNRESET, EPIPE].contains(ioError.errnoCode) }
