@@ -161,10 +161,7 @@ struct WebSocketDocsInteropTests {
         }
     }
 
-    @Test(
-        "a send after the server closed the socket throws notConnected: the message was not sent",
-        .disabled("finding: a send after a server's close throws webSocket/closedByServer, not the documented notConnected")
-    )
+    @Test("a send after the server closed the socket throws notConnected: the message was not sent")
     func sendAfterServerClose() async throws {
         try await withInteropServer(try await PythonWebSocketServer.start()) { python in
             try await Self.withClient(python, .ws) { client in
@@ -174,6 +171,7 @@ struct WebSocketDocsInteropTests {
                 let late = await #expect(throws: CourierError.self) { try await socket.send(.text("late")) }
                 #expect(late?.kind == .webSocket)
                 #expect(late?.webSocket?.reason == .notConnected)
+                #expect((late?.underlyingError as? CourierError)?.webSocket?.reason == .closedByServer)
             }
         }
     }
@@ -327,11 +325,8 @@ struct WebSocketDocsInteropTests {
         }
     }
 
-    @Test(
-        "a ping timeout sends no close: the connection is gone",
-        .disabled("finding: after a ping timeout the client sends a close frame (1001, \"ping timeout\"); the table says none is sent")
-    )
-    func pingTimeoutSendsNoClose() async throws {
+    @Test("a ping timeout writes a close with 1001 and the reason \"ping timeout\", as the table says")
+    func pingTimeoutWritesAClose() async throws {
         try await withInteropServer(try await PythonWebSocketServer.start()) { python in
             try await Self.withClient(python, .ws) { client in
                 let policy = WebSocketPingPolicy.every(.milliseconds(200), timeout: .milliseconds(500), missedPongs: 2)
@@ -339,7 +334,8 @@ struct WebSocketDocsInteropTests {
                 let ending = try await withinBound((policy.detectionBound ?? .zero) + .seconds(20), "the ping timeout") { await Self.drain(socket) }
                 #expect(ending.error?.webSocket?.reason == .pingTimeout)
                 let closed = try await python.event { $0.path == "/silent" && $0.event == "closed" }
-                #expect(closed.received == nil)
+                #expect(closed.received?.code == 1001)
+                #expect(closed.received?.reason == "ping timeout")
             }
         }
     }
@@ -534,18 +530,16 @@ struct WebSocketDocsInteropTests {
         }
     }
 
-    @Test(
-        "without WebSocket support in libcurl, the refusal's localizedDescription, what an app shows, names the remedy",
-        .disabled("finding: localizedDescription is \"The request could not be completed.\" although message names AsyncHTTPClient")
-    )
+    @Test("without WebSocket support in libcurl, users see a plain sentence and the developer's remedy is in message and failureReason")
     func urlSessionRefusalShownToUsers() async throws {
         try #require(CurlCommand.protocols?.contains("ws") == false, "this libcurl speaks WebSockets")
         try await withInteropServer(try await PythonWebSocketServer.start()) { python in
             let client = Client(baseURL: BaseURL(python.baseURL))
             let error = await #expect(throws: CourierError.self) { try await client.webSocket(Request<Void>(.get, "echo")) }
             #expect(error?.message?.contains("AsyncHTTPClient") == true)
-            // CourierError.errorDescription: "the server's or the local message when there is one".
-            #expect(error?.localizedDescription.contains("AsyncHTTPClient") == true, "\(String(describing: error?.localizedDescription))")
+            // CourierError.errorDescription: a transportFailed error shows users a plain sentence.
+            #expect(error?.localizedDescription.contains("AsyncHTTPClient") == false, "\(String(describing: error?.localizedDescription))")
+            #expect(error?.failureReason?.contains("AsyncHTTPClient") == true, "\(String(describing: error?.failureReason))")
         }
     }
 }

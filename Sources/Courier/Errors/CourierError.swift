@@ -82,8 +82,11 @@ extension CourierError {
 }
 
 extension CourierError: LocalizedError {
-    /// A sentence a user can be shown: the server's or the local message when there is one,
-    /// otherwise a plain description of the kind.
+    /// A sentence a user can be shown: the server's or the local message when there is one, except
+    /// for the kinds whose message is technical (`decodingFailed`, `encodingFailed`,
+    /// `transportFailed`, `notConnected`, `timedOut`, `cancelled`, `fileAccessFailed`,
+    /// `tooManyRedirects`, `insecureRedirect`), which get a plain description of the kind; their
+    /// message is in ``message`` and ``failureReason``.
     public var errorDescription: String? {
         switch kind {
         case .decodingFailed, .encodingFailed, .transportFailed, .notConnected, .timedOut,

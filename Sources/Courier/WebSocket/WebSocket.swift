@@ -52,8 +52,9 @@ public final class WebSocket: Sendable {
     /// (``WebSocketConfiguration/outgoingBufferLimit``).
     /// - Parameter message: The message.
     /// - Throws: A ``CourierError`` of kind ``CourierError/Kind/webSocket`` with
-    ///   ``WebSocketFailure/Reason/notConnected`` when the socket has ended (or the buffer is full
-    ///   and ``WebSocketConfiguration/failsSendWhenFull`` is set): the message was not sent.
+    ///   ``WebSocketFailure/Reason/notConnected`` when the socket has ended, however it ended (the
+    ///   failure that ended it is the error's ``CourierError/underlyingError``), or the buffer is
+    ///   full and ``WebSocketConfiguration/failsSendWhenFull`` is set: the message was not sent.
     ///   ``CourierError/Kind/cancelled`` as soon as the task is cancelled, whether it waited for
     ///   room or for the write; a message already handed to the connection may still go out.
     public func send(_ message: WebSocketMessage) async throws(CourierError) {

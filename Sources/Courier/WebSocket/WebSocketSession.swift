@@ -83,9 +83,23 @@ final class WebSocketSession: Sendable {
         guard case .some(let pinger) = pinger else { return false }
         pinger?.cancel()
         inbox.finish(inboxEnd)
-        outbox.end(sendEnd)
+        outbox.end(Self.sendFailure(after: sendEnd))
         onEnd()
         return true
+    }
+
+    /// What a send gets once the socket has ended: ``WebSocketFailure/Reason/notConnected``, with
+    /// the close code and, underneath, the failure that ended it.
+    static func sendFailure(after ending: CourierError) -> CourierError {
+        guard let failure = ending.webSocket, failure.reason != .notConnected else { return ending }
+        var error = CourierError.webSocket(
+            .notConnected,
+            closeCode: failure.closeCode,
+            closeReason: failure.closeReason,
+            message: "The WebSocket has ended (\(failure.reason)); the message was not sent."
+        )
+        error.underlyingError = ending
+        return error
     }
 
     /// Reads the transport's events until the connection ends.
