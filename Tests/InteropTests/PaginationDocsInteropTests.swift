@@ -122,7 +122,6 @@ struct PaginationDocsInteropTests {
 
     @Test(
         "a Link back to the first page ends the walk without an error",
-        .disabled("finding: a Link back to the first page fetches and delivers it again (pages 1, 2, 1; nginx asked twice for it)"),
         arguments: TransportKind.allCases
     )
     func cycle(transport: TransportKind) async throws {

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// The pages of a paged endpoint, fetched lazily one at a time: from
@@ -15,6 +16,9 @@ public struct PageSequence<Page: Sendable>: AsyncSequence, Sendable {
     let first: Request<Page>
     let pagination: Pagination<Page>
     let maximumPages: Int
+    /// The address a page request goes to, as the client builds it, whether it came from the
+    /// endpoint or from a server's `Link`: what makes two page requests the same page.
+    let address: @Sendable (Request<Page>) -> String?
     let fetch: @Sendable (Request<Page>) async throws(CourierError) -> DecodedResponse<Page>
 
     /// Creates an iterator; each iterator starts at the first page.
@@ -27,7 +31,7 @@ public struct PageSequence<Page: Sendable>: AsyncSequence, Sendable {
         let sequence: PageSequence
         var next: Request<Page>?
         var fetched = 0
-        var seen: Set<RequestKey> = []
+        var seen: Set<String> = []
         /// Why the page after the one last delivered cannot be fetched (a refused `Link`): thrown
         /// by the next call, after that page was delivered.
         var refusal: CourierError?
@@ -46,11 +50,11 @@ public struct PageSequence<Page: Sendable>: AsyncSequence, Sendable {
             }
             guard let request = next, fetched < sequence.maximumPages else { return nil }
             next = nil
-            seen.insert(RequestKey(request))
+            if let address = sequence.address(request) { seen.insert(address) }
             let page = try await sequence.fetch(request)
             fetched += 1
             do {
-                if let following = try sequence.pagination.next(request, page), !seen.contains(RequestKey(following)) {
+                if let following = try sequence.pagination.next(request, page), !(sequence.address(following).map(seen.contains) ?? false) {
                     next = following
                 }
             } catch {
@@ -60,18 +64,6 @@ public struct PageSequence<Page: Sendable>: AsyncSequence, Sendable {
         }
     }
 
-    /// What makes two page requests the same page.
-    struct RequestKey: Hashable {
-        var base: BaseURL?
-        var path: Path
-        var query: QueryParameters
-
-        init(_ request: Request<Page>) {
-            base = request.baseURL
-            path = request.path
-            query = request.query
-        }
-    }
 }
 
 extension Client {
@@ -91,9 +83,16 @@ extension Client {
         by pagination: Pagination<E.Response>,
         maximumPages: Int = 1000
     ) -> PageSequence<E.Response> {
-        PageSequence(first: endpoint.request, pagination: pagination, maximumPages: maximumPages) { request async throws(CourierError) in
-            try await self.response(for: request)
-        }
+        PageSequence(
+            first: endpoint.request,
+            pagination: pagination,
+            maximumPages: maximumPages,
+            address: { request in
+                guard let prepared = try? self.prepare(request) else { return nil }
+                return prepared.origin.absoluteString + (prepared.request.path ?? "/")
+            },
+            fetch: { request async throws(CourierError) in try await self.response(for: request) }
+        )
     }
 
     /// The items of every page of a paged endpoint, fetched lazily a page at a time.
