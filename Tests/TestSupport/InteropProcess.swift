@@ -133,11 +133,67 @@ public final class InteropProcess: Sendable {
     public func waitUntilListening(on ports: [Int], within bound: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + bound
         while ContinuousClock.now < deadline {
-            if ports.allSatisfy(Self.isListening) { return }
+            if ports.allSatisfy({ Self.isListening($0) && listensItself(on: $0) }) { return }
             guard process.isRunning else { throw failure("exited before it listened") }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw failure("did not listen on \(ports) within \(bound)")
+    }
+
+    /// Whether the listening socket on `port` belongs to this process or a process of its group:
+    /// a free port picked before the program starts can be taken by another server meanwhile, and
+    /// that server's answer must not pass for this one's. Where `/proc` is missing, `true`.
+    /// - Parameter port: The port.
+    /// - Returns: Whether the socket is the program's own.
+    func listensItself(on port: Int) -> Bool {
+        guard let inodes = Self.listeningSockets(on: port) else { return true }
+        guard !inodes.isEmpty else { return false }
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in processes where entry.allSatisfy(\.isNumber) {
+            // The group is the fifth field of stat, after the name in parentheses.
+            guard let handle = FileHandle(forReadingAtPath: "/proc/\(entry)/stat") else { continue }
+            let stat = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+            try? handle.close()
+            guard let afterName = stat.range(of: ") ", options: .backwards) else { continue }
+            let fields = stat[afterName.upperBound...].split(separator: " ")
+            guard fields.count > 2, Int32(fields[2]) == process.pid else { continue }
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(entry)/fd")) ?? []
+            for descriptor in descriptors {
+                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/fd/\(descriptor)"), inodes.contains(target) {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    /// The inodes (`socket:[N]`) of the sockets listening on 127.0.0.1:`port`, from
+    /// `/proc/net/tcp`; `nil` where it is missing. The kernel lists listening sockets first, so the
+    /// table (megabytes when many connections wait in TIME_WAIT) is read only up to the first
+    /// other.
+    static func listeningSockets(on port: Int) -> Set<String>? {
+        guard let table = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return nil }
+        defer { try? table.close() }
+        let local = String(format: "0100007F:%04X", port)
+        var inodes: Set<String> = []
+        var pending = ""
+        var header = true
+        while let chunk = try? table.read(upToCount: 1 << 16), !chunk.isEmpty {
+            pending += String(decoding: chunk, as: UTF8.self)
+            var lines = pending.split(separator: "\n", omittingEmptySubsequences: false)
+            pending = String(lines.removeLast())
+            for line in lines {
+                if header {
+                    header = false
+                    continue
+                }
+                // "sl local rem st tx:rx tr:tm retrnsmt uid timeout inode …"; 0A is LISTEN.
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, fields[3] == "0A" else { return inodes }
+                if fields[1] == local { inodes.insert("socket:[\(fields[9])]") }
+            }
+        }
+        return inodes
     }
 
     /// A ``StartFailure`` saying `what`, with the end of the server's output.
