@@ -25,7 +25,7 @@ extension URLSessionConfiguration: ProxySettable {
     /// macOS 14, tvOS 17, watchOS 10 and visionOS 1 and later.
     func setProxyConfiguration(_ proxy: Proxy, excludedDomains: [String]) -> Bool {
         #if canImport(Network)
-        if #available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *), let port = NWEndpoint.Port(rawValue: UInt16(clamping: proxy.port)) {
+        if #available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *), let exact = UInt16(exactly: proxy.port), let port = NWEndpoint.Port(rawValue: exact) {
             let endpoint = NWEndpoint.hostPort(host: NWEndpoint.Host(proxy.host), port: port)
             var configuration = proxy.kind == .socks5 ? ProxyConfiguration(socksv5Proxy: endpoint) : ProxyConfiguration(httpCONNECTProxy: endpoint)
             configuration.excludedDomains = excludedDomains

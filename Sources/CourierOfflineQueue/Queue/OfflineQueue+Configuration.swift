@@ -72,7 +72,9 @@ extension OfflineQueue {
 
     /// The platform's connectivity monitor.
     static func platformMonitor() -> any ConnectivityMonitor {
-        #if canImport(Network)
+        #if os(watchOS)
+        AssumedConnectivity.platformDefault
+        #elseif canImport(Network)
         PathConnectivityMonitor()
         #else
         InterfaceConnectivityMonitor()

@@ -7,8 +7,13 @@ import OpenAPIRuntime
 /// Requests to loopback hosts (`localhost`, `127.x.x.x`, `[::1]`) are always let through: they need
 /// no network.
 ///
+/// The platform's monitor is `NWPathMonitor` on Apple platforms but watchOS, where it stays
+/// unsatisfied for apps that may not use low-level networking (Apple's TN3135): there every
+/// request goes out, and a missing network is the transport's `notConnected`. Elsewhere the
+/// network interfaces decide (``InterfaceConnectivityMonitor``).
+///
 /// ```swift
-/// $0.middleware = [ReachabilityMiddleware()]   // NWPathMonitor on Apple platforms, interfaces elsewhere
+/// $0.middleware = [ReachabilityMiddleware()]   // NWPathMonitor on Apple platforms but watchOS, interfaces elsewhere
 /// ```
 public struct ReachabilityMiddleware: Middleware {
     /// Where the answer comes from.
@@ -26,7 +31,9 @@ public struct ReachabilityMiddleware: Middleware {
     }
 
     private static func platformMonitor() -> any ConnectivityMonitor {
-        #if canImport(Network)
+        #if os(watchOS)
+        AssumedConnectivity.platformDefault
+        #elseif canImport(Network)
         PathConnectivityMonitor()
         #else
         InterfaceConnectivityMonitor()

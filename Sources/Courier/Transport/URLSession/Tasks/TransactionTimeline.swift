@@ -6,8 +6,10 @@ import FoundationNetworking
 
 /// What URLSession's task metrics say of a task's last transaction: the protocol, whether the
 /// connection was reused, and when each stage happened. Apple platforms deliver the metrics
-/// before the task ends; swift-corelibs-foundation never does, and a task there reports only what
-/// Courier's delegate sees (the head's arrival, the end).
+/// with the task's end, usually just before it (Apple documents no order): metrics that come
+/// after the end are not waited for, and that response's version is unknown.
+/// swift-corelibs-foundation never delivers them, and a task there reports only what Courier's
+/// delegate sees (the head's arrival, the end).
 struct TransactionTimeline: Sendable, Equatable {
     var protocolName: String?
     var isReusedConnection: Bool

@@ -1,0 +1,14 @@
+/// A monitor that always says connected and reports no change: the default where no monitor can
+/// see the network (watchOS, whose `NWPathMonitor` stays unsatisfied for apps that may not use
+/// low-level networking, TN3135). Requests go out, and a missing network is the transport's
+/// ``CourierError/Kind/notConnected``.
+package struct AssumedConnectivity: ConnectivityMonitor {
+    package init() {}
+
+    package func isConnected() async -> Bool { true }
+}
+
+extension AssumedConnectivity {
+    /// The monitor a client uses on watchOS unless it is given one.
+    package static var platformDefault: any ConnectivityMonitor { AssumedConnectivity() }
+}
