@@ -94,6 +94,7 @@ extension HTTPClientTransport {
             try await collect(clientRequest, with: delegate, through: httpClient, on: loop.map { .delegate(on: $0) } ?? .indifferent, for: request)
         }
         let head = response.head
+        eventLoopChoice.note(response.version)
         let timings = stopwatch.timings(sent: response.sent, firstByte: response.firstByte, end: .now)
         let method = request.request.method
         guard method != .head, method != .connect, response.body.readableBytes > 0 else {

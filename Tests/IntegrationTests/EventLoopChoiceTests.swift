@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Courier
 @testable import CourierAsyncHTTPClient
 import NIOCore
 import NIOPosix
@@ -51,6 +52,22 @@ struct EventLoopChoiceTests {
                 try await choice.withLoop(for: client) { _ in throw Failure() }
             }
             #expect(try await choice.withLoop(for: client) { $0 } != nil, "nothing is left counted in flight")
+        }
+    }
+
+    @Test("once a response came over HTTP/2, requests in flight together all run on the home loop, where the shared connection is; back to spreading after HTTP/1.1")
+    func multiplexedOnHome() async throws {
+        try await withClient { client, group in
+            let choice = EventLoopChoice(group: group)
+            choice.note(.http2)
+            let (outer, inner) = try await choice.withLoop(for: client) { outer in
+                (outer, try await choice.withLoop(for: client) { $0 })
+            }
+            let home = try #require(outer)
+            #expect(inner.map { $0 === home } == true)
+            choice.note(.http1_1)
+            let spread = try await choice.withLoop(for: client) { _ in try await choice.withLoop(for: client) { $0 } }
+            #expect(spread == nil)
         }
     }
 
