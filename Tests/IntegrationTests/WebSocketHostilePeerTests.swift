@@ -175,6 +175,21 @@ struct WebSocketHostilePeerTests {
         #expect(peer.closeCodeReceived == 1009)
     }
 
+    @Test("a large message goes out in frames of at most 256 KiB, the first with its opcode, then continuations, the payload whole and in order")
+    func largeMessageInFragments() async throws {
+        let peer = try await RawWebSocketPeer.start()
+        defer { Task { await peer.stop() } }
+        let client = Client(baseURL: BaseURL(peer.baseURL), transport: .asyncHTTPClient())
+        let socket = try await client.webSocket(Request<Void>(.get, "raw"))
+        let payload = Data((0..<(600 * 1024)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        try await socket.send(.binary(payload))
+        #expect(await eventually(within: hangBound) { peer.framesReceived.reduce(0) { $0 + $1.payload.count } >= payload.count })
+        let frames = peer.framesReceived
+        #expect(frames.map(\.opcode) == [0x2, 0x0, 0x0])
+        #expect(frames.allSatisfy { $0.payload.count <= 256 * 1024 })
+        #expect(Data(frames.flatMap(\.payload)) == payload)
+    }
+
     @Test("a peer that never answers pings is detected within the interval plus the timeout")
     func pingTimeout() async throws {
         let peer = try await RawWebSocketPeer.start()

@@ -9,22 +9,42 @@ struct NIOWebSocketConnection: WebSocketTransportConnection {
     let channel: any Channel
     let events: AsyncThrowingStream<WebSocketTransportEvent, any Error>
 
-    func send(_ message: WebSocketMessage) async throws {
-        try await write(frame(of: message))
-    }
+    /// The largest frame a message is sent in. The frame encoder masks a frame's payload on the
+    /// channel's event loop, which every channel of that loop shares: a message of many mebibytes
+    /// in one frame would hold the loop (and other calls' connects) for as long as masking it takes.
+    static let fragmentSize = 256 * 1024
 
-    func send(_ message: WebSocketMessage, written: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        channel.writeAndFlush(frame(of: message)).whenComplete { outcome in
-            written(outcome.mapError(Self.notSent))
+    func send(_ message: WebSocketMessage) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            send(message) { continuation.resume(with: $0) }
         }
     }
 
-    private func frame(of message: WebSocketMessage) -> WebSocketFrame {
+    func send(_ message: WebSocketMessage, written: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         switch message {
-        case .text(let text):
-            WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: channel.allocator.buffer(string: text))
-        case .binary(let data):
-            WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: channel.allocator.buffer(bytes: data))
+        case .text(let text): sendFragments(of: channel.allocator.buffer(string: text), opcode: .text, written: written)
+        case .binary(let data): sendFragments(of: channel.allocator.buffer(bytes: data), opcode: .binary, written: written)
+        }
+    }
+
+    /// Writes `payload` as frames of at most ``fragmentSize`` bytes (RFC 6455 §5.4), each once the
+    /// one before it is written, so that other work of the event loop runs between two.
+    private func sendFragments(
+        of payload: ByteBuffer,
+        opcode: WebSocketOpcode,
+        written: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        var rest = payload
+        let piece = rest.readSlice(length: min(Self.fragmentSize, rest.readableBytes)) ?? ByteBuffer()
+        let last = rest.readableBytes == 0
+        let remaining = rest
+        let frame = WebSocketFrame(fin: last, opcode: opcode, maskKey: .random(), data: piece)
+        channel.writeAndFlush(frame).whenComplete { outcome in
+            switch outcome {
+            case .failure(let error): written(.failure(Self.notSent(error)))
+            case .success where last: written(.success(()))
+            case .success: sendFragments(of: remaining, opcode: .continuation, written: written)
+            }
         }
     }
 
