@@ -25,18 +25,13 @@ struct HTTP2Tests {
         options.tls = certificates
         options.offersHTTP2 = true
         let transport = try HTTPClientTransport(trust: ServerTrust(additionalRootCertificates: [certificates.rootCertificatePEM]))
-        do {
-            let result = try await withBackends(options: options) { backends in
+        return try await withShutdown(transport) {
+            try await withBackends(options: options) { backends in
                 let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: transport)
                 let warmUp = try await client.response(for: Request<Echo>(.get, "echo/warm-up"))
                 #expect(warmUp.httpVersion == .http2)
                 return try await body(client, backends.server)
             }
-            try await transport.shutdown()
-            return result
-        } catch {
-            try? await transport.shutdown()
-            throw error
         }
     }
 

@@ -52,17 +52,7 @@ struct DownloadInteropTests {
             try await withTemporaryDirectory { directory in
                 let destination = directory.appendingPathComponent("large.bin")
                 let client = Client(baseURL: BaseURL(nginx.httpURL), transport: transport.make())
-                let started = AsyncStream.makeStream(of: Void.self)
-                let task = Task {
-                    try await client.resumableDownload(
-                        Request<Data>(.get, "large.bin"), to: destination,
-                        progress: { progress in
-                            if progress.completedBytes > 0 { started.continuation.yield() }
-                        })
-                }
-                for await _ in started.stream { break }
-                task.cancel()
-                #expect(await capture { try await task.value }.error?.kind == .cancelled)
+                #expect(await downloadCancelled(client, Request<Data>(.get, "large.bin"), to: destination).error?.kind == .cancelled)
                 let saved = try #require(DownloadRecord.existing(for: destination))
                 #expect(saved.bytesWritten > 0)
                 #expect(saved.totalBytes.map { Int64($0) } == Int64(contents.count))

@@ -42,14 +42,7 @@ struct WebSocketDocsInteropTests {
         let roots = scheme == .wss ? [python.certificates.rootCertificatePEM] : []
         let transport = try HTTPClientTransport(trust: ServerTrust(additionalRootCertificates: roots), proxy: proxy)
         let client = Client(baseURL: BaseURL(scheme == .wss ? python.secureBaseURL : python.baseURL), transport: transport)
-        do {
-            let result = try await body(client)
-            try await transport.shutdown()
-            return result
-        } catch {
-            try? await transport.shutdown()
-            throw error
-        }
+        return try await withShutdown(transport) { try await body(client) }
     }
 
     /// Every message until the sequence ends, and the error it ended with, if any.
