@@ -62,7 +62,9 @@ public struct HTTPBinServer: InteropServer {
             + #""authorization": "%({authorization}i)s", "accept_encoding": "%({accept-encoding}i)s"}"#
         let arguments = [
             "--bind", "127.0.0.1:0", "--no-control-socket", "--worker-class", "gthread", "--workers", "1", "--threads", "16",
-            "--graceful-timeout", "2", "--access-logfile", directory.appendingPathComponent("access.json").path,
+            // A worker busy past gunicorn's heartbeat timeout (30 s) is killed mid-response: on a
+            // machine loaded as the tests allow, a large form can take that long.
+            "--timeout", "300", "--graceful-timeout", "2", "--access-logfile", directory.appendingPathComponent("access.json").path,
             "--access-logformat", format, "--error-logfile", directory.appendingPathComponent("error.log").path,
             "httpbin:app",
         ]
