@@ -47,6 +47,8 @@ final class WebSocketSession: Sendable {
     /// written it, even when its sender leaves first (cancelled), so the outbox bounds what the
     /// connection holds.
     func send(_ message: WebSocketMessage) async throws(CourierError) {
+        // A task cancelled before it sends sends nothing, however fast the write would be.
+        if Task.isCancelled { throw CourierError(.cancelled, message: "The task was cancelled; the message was not sent.") }
         let bytes = message.byteCount
         try await outbox.reserve(bytes)
         let write = WebSocketWrite()
