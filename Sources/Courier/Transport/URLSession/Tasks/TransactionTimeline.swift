@@ -13,47 +13,12 @@ import FoundationNetworking
 struct TransactionTimeline: Sendable, Equatable {
     var protocolName: String?
     var isReusedConnection: Bool
-    var domainLookup: DateInterval?
-    var connect: DateInterval?
-    var secureConnection: DateInterval?
-    var requestEnd: Date?
-    var responseStart: Date?
-    var responseEnd: Date?
-
-    /// The timeline of `metrics`' last transaction, or `nil` when it has none.
-    init?(_ metrics: URLSessionTaskMetrics) {
-        guard let last = metrics.transactionMetrics.last else { return nil }
-        self.init(
-            protocolName: last.networkProtocolName,
-            isReusedConnection: last.isReusedConnection,
-            domainLookup: Self.interval(last.domainLookupStartDate, last.domainLookupEndDate),
-            connect: Self.interval(last.connectStartDate, last.connectEndDate),
-            secureConnection: Self.interval(last.secureConnectionStartDate, last.secureConnectionEndDate),
-            requestEnd: last.requestEndDate,
-            responseStart: last.responseStartDate,
-            responseEnd: last.responseEndDate
-        )
-    }
-
-    init(
-        protocolName: String?,
-        isReusedConnection: Bool,
-        domainLookup: DateInterval? = nil,
-        connect: DateInterval? = nil,
-        secureConnection: DateInterval? = nil,
-        requestEnd: Date? = nil,
-        responseStart: Date? = nil,
-        responseEnd: Date? = nil
-    ) {
-        self.protocolName = protocolName
-        self.isReusedConnection = isReusedConnection
-        self.domainLookup = domainLookup
-        self.connect = connect
-        self.secureConnection = secureConnection
-        self.requestEnd = requestEnd
-        self.responseStart = responseStart
-        self.responseEnd = responseEnd
-    }
+    var domainLookup: DateInterval? = nil
+    var connect: DateInterval? = nil
+    var secureConnection: DateInterval? = nil
+    var requestEnd: Date? = nil
+    var responseStart: Date? = nil
+    var responseEnd: Date? = nil
 
     private static func interval(_ start: Date?, _ end: Date?) -> DateInterval? {
         guard let start, let end, start <= end else { return nil }
@@ -80,6 +45,23 @@ struct TransactionTimeline: Sendable, Equatable {
         timings.secureConnection = secureConnection.map { .seconds($0.duration) }
         timings.reusedConnection = isReusedConnection
         return timings
+    }
+}
+
+extension TransactionTimeline {
+    /// The timeline of `metrics`' last transaction, or `nil` when it has none.
+    init?(_ metrics: URLSessionTaskMetrics) {
+        guard let last = metrics.transactionMetrics.last else { return nil }
+        self.init(
+            protocolName: last.networkProtocolName,
+            isReusedConnection: last.isReusedConnection,
+            domainLookup: Self.interval(last.domainLookupStartDate, last.domainLookupEndDate),
+            connect: Self.interval(last.connectStartDate, last.connectEndDate),
+            secureConnection: Self.interval(last.secureConnectionStartDate, last.secureConnectionEndDate),
+            requestEnd: last.requestEndDate,
+            responseStart: last.responseStartDate,
+            responseEnd: last.responseEndDate
+        )
     }
 }
 
