@@ -141,7 +141,7 @@ public struct HTTPClientTransport: Transport, ClientTransport {
         let head = Self.head(of: response)
         let body = try await deliver(response.body, of: head, for: request)
         // The async API tells neither when the request was sent nor when a streamed body ends.
-        let ended = request.delivery.streamsSuccess && head.status.kind == .successful ? nil : ContinuousClock.now
+        let ended = request.delivery.streams(head) ? nil : ContinuousClock.now
         let timings = stopwatch.timings(sent: nil, firstByte: firstByte, end: ended)
         let version = HTTPProtocolVersion(major: response.version.major, minor: response.version.minor)
         return TransportResponse(response: head, body: body, attempts: attempts, httpVersion: version, timings: timings)

@@ -62,7 +62,7 @@ struct TransportExchange: Sendable {
         if response.timings == nil {
             // What Courier sees from outside: the head has arrived, and a body not streamed is whole.
             let now = ContinuousClock.now
-            response.timings = stopwatch.timings(sent: nil, firstByte: now, end: delivery.streamsSuccess && response.response.status.kind == .successful ? nil : now)
+            response.timings = stopwatch.timings(sent: nil, firstByte: now, end: delivery.streams(response.response) ? nil : now)
         }
         if let refusal = ContentCoding.refusal(of: response.response, to: request, decoded: contentCodings) {
             throw refusal

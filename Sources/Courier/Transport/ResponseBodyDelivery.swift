@@ -57,6 +57,11 @@ public struct ResponseBodyDelivery: Sendable {
         if case .stream = kind { true } else { false }
     }
 
+    /// Whether `response`'s body is handed over unread: its end is not the exchange's.
+    package func streams(_ response: HTTPResponse) -> Bool {
+        streamsSuccess && response.status.kind == .successful
+    }
+
     /// Whether every body is collected in memory.
     public var collectsAll: Bool {
         if case .memory = kind { true } else { false }
