@@ -96,6 +96,41 @@ struct NginxInteropTests {
         }
     }
 
+    // URLSession runs a transfer that reports progress in the transport's own session, not one of
+    // its own. (AsyncHTTPClient has one pool; whether a call finds the last one's connection idle
+    // yet is its pool's timing.)
+    @Test("over URLSession, an upload and a download that report progress share one kept-alive connection with the calls around them; each call returns after its last progress")
+    func transfersWithProgressShareConnections() async throws {
+        let transport = TransportKind.urlSession
+        try await withInteropServer(try await NginxServer.start()) { nginx in
+            try await withTemporaryDirectory { directory in
+                try nginx.writeFile("hello.txt", Self.text)
+                let size = (1 << 20) + 5
+                let file = directory.appendingPathComponent("upload.bin")
+                try PatternFile.write(size, to: file)
+                try nginx.writeFile("download.bin", try Data(contentsOf: file))
+                let client = Client(baseURL: BaseURL(nginx.httpURL), transport: transport.make())
+
+                _ = try await client.send(Request<Data>(.get, "hello.txt"))
+                let uploads = ProgressLog()
+                try await client.send(Request<Void>(.put, "uploads/upload.bin", body: .file(file, contentType: "application/octet-stream"))) {
+                    uploads.record($0)
+                }
+                #expect(uploads.all.last { $0.direction == .upload }?.completedBytes == Int64(size))
+                let downloads = ProgressLog()
+                let destination = directory.appendingPathComponent("download.bin")
+                _ = try await client.download(Request<Data>(.get, "download.bin"), to: destination) { downloads.record($0) }
+                #expect(downloads.all.last { $0.direction == .download }?.completedBytes == Int64(size))
+                _ = try await client.send(Request<Data>(.get, "hello.txt"))
+
+                let records = nginx.accessRecords
+                #expect(records.map(\.uri) == ["/hello.txt", "/uploads/upload.bin", "/download.bin", "/hello.txt"])
+                #expect(Set(records.map(\.connection)).count == 1, "one connection for all four: \(records.map(\.connection))")
+                #expect(records.map(\.connectionRequests) == [1, 2, 3, 4])
+            }
+        }
+    }
+
     #if AsyncHTTPClient
     @Test("HTTPS from the test CA over the AsyncHTTPClient transport: nginx records TLS 1.3 and no client certificate")
     func https() async throws {

@@ -8,10 +8,14 @@ import FoundationNetworking
 /// credentials never follow one to another origin), answers an HTTP authentication challenge with
 /// its 401 at once, a proxy's and a client-certificate challenge with the transport's credentials,
 /// applies the transport's ``ServerTrust`` to server-trust challenges, and hands
-/// each data task's events to the ``DataTaskEvents`` registered for it.
-// @unchecked: mutable state is only touched under the locks of `handlers` and `challenged`.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// each data task's events to the ``DataTaskEvents`` registered for it, and each upload's and
+/// download's to its ``TransferTaskHandler``.
+// @unchecked: mutable state is only touched under the locks of `handlers`, `transfers`,
+// `challenged` and `bodies`.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
     private let handlers = LockedState<[Int: any DataTaskEvents]>([:])
+    /// The uploads and downloads that report progress, until they complete.
+    private let transfers = LockedState<[Int: TransferTaskHandler]>([:])
     /// How tasks without a handler (completion-handler tasks) ended at a challenge.
     private let challenged = LockedState<[Int: ChallengeOutcome]>([:])
     /// The bodies of tasks that send a stream, which URLSession may ask for again.
@@ -48,6 +52,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         handlers.withLock { $0[task.taskIdentifier] = handler }
     }
 
+    /// Sends `task`'s events, an upload's or a download's, to `handler` until the task completes.
+    func register(_ handler: TransferTaskHandler, for task: URLSessionTask) {
+        transfers.withLock { $0[task.taskIdentifier] = handler }
+    }
+
     /// Answers URLSession's requests for `task`'s body stream from `body` until the task is forgotten.
     func register(_ body: BodyStreamSource, for task: URLSessionTask) {
         bodies.withLock { $0[task.taskIdentifier] = body }
@@ -71,6 +80,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     private func handler(of task: URLSessionTask) -> (any DataTaskEvents)? {
         handlers.withLock { $0[task.taskIdentifier] }
+    }
+
+    private func transfer(of task: URLSessionTask) -> TransferTaskHandler? {
+        transfers.withLock { $0[task.taskIdentifier] }
     }
 
     func urlSession(
@@ -98,7 +111,35 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        handler(of: dataTask)?.received(data)
+        if let handler = handler(of: dataTask) {
+            handler.received(data)
+        } else {
+            transfer(of: dataTask)?.received(data, task: dataTask)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        transfer(of: task)?.sent(totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        downloadTask: URLSessionDownloadTask,
+        didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
+        transfer(of: downloadTask)?.wrote(totalBytesWritten: totalBytesWritten, totalBytesExpectedToWrite: totalBytesExpectedToWrite)
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        transfer(of: downloadTask)?.finishedDownloading(to: location)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
@@ -108,9 +149,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let handler = handlers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         // A task without a handler (a WebSocket) leaves no challenge outcome behind.
         challenged.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
         handler?.completed(task.response, error: error)
+        transfer?.completed(task, error: error)
     }
 
     func urlSession(
@@ -121,12 +164,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         let identifier = task.taskIdentifier
         ChallengeOutcome.answer(challenge, response: task.response, credentials: credentials, trust: trust, completionHandler: completionHandler) {
-            [handlers, challenged] outcome in
+            [handlers, transfers, challenged] outcome in
             if let handler = handlers.withLock({ $0.removeValue(forKey: identifier) }) {
                 switch outcome {
                 case .unauthorized(let response): handler.completed(response, error: nil)
                 case .refused(let error): handler.completed(nil, error: error)
                 }
+            } else if let transfer = transfers.withLock({ $0[identifier] }) {
+                // URLSession completes the task as cancelled; the handler says why then.
+                transfer.challenged(outcome)
             } else {
                 challenged.withLock { $0[identifier] = outcome }
             }

@@ -40,26 +40,28 @@ extension SessionTransport {
             return try await transferWithoutProgress(transfer, urlRequest: urlRequest, upload: upload)
         }
         let stream = upload == nil ? transfer.attachBody(to: &urlRequest) : nil
-        let delegate = TransferDelegate(transfer: transfer, trust: self.delegate.trust, credentials: self.delegate.credentials, body: stream)
-        let transferSession = URLSession(configuration: dataSession.configuration, delegate: delegate, delegateQueue: nil)
-        defer { transferSession.finishTasksAndInvalidate() }
-
+        let handler = TransferTaskHandler(transfer: transfer, body: stream)
         let task: URLSessionTask
         if transfer.destination != nil {
             if stream == nil, let body = transfer.body {
                 urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
             }
-            task = transferSession.downloadTask(with: urlRequest)
+            task = dataSession.downloadTask(with: urlRequest)
         } else if let upload {
-            task = transferSession.uploadTask(with: urlRequest, fromFile: upload.url)
+            task = dataSession.uploadTask(with: urlRequest, fromFile: upload.url)
         } else {
             if let body = transfer.body { urlRequest.httpBody = try await Data(collecting: body, upTo: .max) }
-            task = transferSession.dataTask(with: urlRequest)
+            task = dataSession.dataTask(with: urlRequest)
         }
+        // The transport's own session, whose delegate passes the task's events on: the transfer
+        // shares its connections with every other request.
+        delegate.register(handler, for: task)
+        if let stream { delegate.register(stream, for: task) }
+        defer { delegate.unregisterBody(of: task) }
         let cancellable = UncheckedDataTask(task: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                delegate.start(cancellable, continuation: continuation)
+                handler.start(cancellable, continuation: continuation)
             }
         } onCancel: {
             cancellable.cancelSoon()
@@ -73,12 +75,12 @@ extension SessionTransport {
         urlRequest: URLRequest,
         upload: UploadFile?
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let outcome = LockedState<CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?>(nil)
+        // Settled by the completion handler, or kept until the call waits for it (a task cancelled
+        // before it started may complete first).
+        let outcome = LockedState(Pending<(HTTPResponse, HTTPBody?)>())
         @Sendable func finish(_ result: Result<(HTTPResponse, HTTPBody?), any Error>) {
-            outcome.withLock { continuation in
-                continuation?.resume(with: result)
-                continuation = nil
-            }
+            guard let (continuation, result) = outcome.withLock({ $0.settle(result) }).resume else { return }
+            continuation.resume(with: result)
         }
         // The 401 of a challenge, and a refused server, arrive as a cancellation; the delegate
         // remembers which.
@@ -138,8 +140,9 @@ extension SessionTransport {
         defer { delegate.unregisterBody(of: task) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                outcome.withLock { $0 = continuation }
-                cancellable.task.resume()
+                if outcome.wait(at: \.self, continuation, cancelTask: { cancellable.cancelSoon() }) {
+                    cancellable.task.resume()
+                }
             }
         } onCancel: {
             cancellable.cancelSoon()
@@ -154,147 +157,6 @@ extension SessionTransport {
             try FileManager.default.moveItem(at: location, to: destination)
         } catch {
             throw CourierError(.fileAccessFailed, message: "The download could not be moved to \(destination.path).", underlyingError: error)
-        }
-    }
-}
-
-/// Receives one transfer's callbacks: progress, the downloaded file, the body of an answer kept in
-/// memory, and the end.
-// @unchecked: mutable state is only touched under `state`'s lock.
-private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>?
-        var received = Data()
-        var failure: (any Error)?
-        var downloaded = false
-        /// The task ended at an authentication challenge (see ``ChallengeOutcome``).
-        var challenged: ChallengeOutcome?
-    }
-
-    private let transfer: FileTransfer
-    private let trust: (any ServerTrustEvaluation)?
-    private let credentials: ChallengeCredentials
-    /// The body read from disk, whose failure is the transfer's.
-    private let body: BodyStreamSource?
-    private let state = LockedState(State())
-
-    init(transfer: FileTransfer, trust: (any ServerTrustEvaluation)?, credentials: ChallengeCredentials, body: BodyStreamSource?) {
-        self.transfer = transfer
-        self.trust = trust
-        self.credentials = credentials
-        self.body = body
-    }
-
-    func start(_ task: UncheckedDataTask, continuation: CheckedContinuation<(HTTPResponse, HTTPBody?), any Error>) {
-        state.withLock { $0.continuation = continuation }
-        task.task.resume()
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)  // Courier follows redirects itself.
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void) {
-        completionHandler(body?.makeStream())
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        didSendBodyData bytesSent: Int64,
-        totalBytesSent: Int64,
-        totalBytesExpectedToSend: Int64
-    ) {
-        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : transfer.length
-        transfer.progress?(TransferProgress(direction: .upload, completedBytes: totalBytesSent, totalBytes: total))
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = state.withLock { state -> Bool in
-            guard state.received.count + data.count <= transfer.bodyLimit else {
-                state.failure = CourierError(
-                    .responseTooLarge,
-                    message: "The response body is larger than the limit of \(transfer.bodyLimit) bytes."
-                )
-                return true
-            }
-            state.received.append(data)
-            return false
-        }
-        if tooLarge { dataTask.cancel() }
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        downloadTask: URLSessionDownloadTask,
-        didWriteData bytesWritten: Int64,
-        totalBytesWritten: Int64,
-        totalBytesExpectedToWrite: Int64
-    ) {
-        let total = totalBytesExpectedToWrite > 0 ? totalBytesExpectedToWrite : nil
-        transfer.progress?(TransferProgress(direction: .download, completedBytes: totalBytesWritten, totalBytes: total))
-    }
-
-    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        guard let destination = transfer.destination else { return }
-        do {
-            try SessionTransport.moveDownload(at: location, to: destination)
-            state.withLock { $0.downloaded = true }
-        } catch {
-            state.withLock { $0.failure = error }
-        }
-    }
-
-    /// As ``SessionDelegate`` does: a 401's challenge is answered with the 401, a proxy's and a
-    /// client-certificate challenge with the transport's credentials, a server's with its trust.
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        ChallengeOutcome.answer(challenge, response: task.response, credentials: credentials, trust: trust, completionHandler: completionHandler) {
-            [state] outcome in state.withLock { $0.challenged = outcome }
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, outcome) = state.withLock { state in
-            defer { state.continuation = nil }
-            var (failure, response) = (state.failure ?? body?.failure ?? error, task.response)
-            switch state.challenged {
-            case .unauthorized(let challengeResponse): (failure, response) = (state.failure, challengeResponse ?? response)
-            case .refused(let refusal): failure = refusal
-            case nil: break
-            }
-            return (state.continuation, (failure, response, state.received, state.downloaded || state.challenged != nil))
-        }
-        guard let continuation else { return }
-        let (failure, urlResponse, received, downloaded) = outcome
-        if let failure {
-            continuation.resume(throwing: failure)
-            return
-        }
-        do {
-            let response = try SessionTransport.response(from: urlResponse)
-            if let destination = transfer.destination {
-                guard downloaded else {
-                    throw CourierError(.fileAccessFailed, message: "The download did not reach \(destination.path).")
-                }
-                // The destination is the client's own partial file; the client reads a failed
-                // answer's body from it.
-                continuation.resume(returning: (response, nil))
-            } else {
-                continuation.resume(returning: (response, HTTPBody(received)))
-            }
-        } catch {
-            continuation.resume(throwing: error)
         }
     }
 }
