@@ -40,12 +40,12 @@ extension HTTPClientTransport {
     /// says so. WebSockets go through the same proxy (a `CONNECT` tunnel, or SOCKS5), except to
     /// the hosts it bypasses.
     ///
-    /// - Parameters:
     /// With a `clientIdentity`, every TLS connection (requests and `wss` sockets) presents it to a
     /// server that asks for a client certificate. A server that refuses it, or requires one when
     /// none is given, fails the request with ``Courier/CourierError/Kind/clientCertificateRefused``
     /// and a message saying why (missing, expired, or from an issuer it does not trust).
     ///
+    /// - Parameters:
     ///   - trust: Extra roots and per-host pins.
     ///   - clientIdentity: The client certificate and key for mutual TLS, if any.
     ///   - proxy: The proxy requests go through, if any.
@@ -53,8 +53,9 @@ extension HTTPClientTransport {
     ///   - configuration: The clients' configuration; its TLS and proxy settings are replaced.
     /// - Throws: ``Courier/CourierError/Kind/invalidRequest`` when a root certificate is not valid PEM
     ///   or not a certificate, when `clientIdentity` cannot be read or its key does not match its
-    ///   certificate, or when `proxy` is a SOCKS5 proxy with credentials (AsyncHTTPClient cannot
-    ///   send them: use an HTTP `CONNECT` proxy, or SOCKS5 without credentials).
+    ///   certificate, when `proxy` has no host or a port outside 1...65535, or when it is a SOCKS5
+    ///   proxy with credentials (AsyncHTTPClient cannot send them: use an HTTP `CONNECT` proxy, or
+    ///   SOCKS5 without credentials).
     public init(
         trust: ServerTrust,
         clientIdentity: ClientIdentity? = nil,
@@ -125,6 +126,7 @@ extension HTTPClientTransport {
 
     /// AsyncHTTPClient's setting for `proxy`.
     static func proxyConfiguration(_ proxy: Proxy) throws(CourierError) -> HTTPClient.Configuration.Proxy {
+        try proxy.checkAddress()
         switch proxy.kind {
         case .httpConnect:
             let authorization = proxy.credentials.map { HTTPClient.Authorization.basic(username: $0.username, password: $0.password) }

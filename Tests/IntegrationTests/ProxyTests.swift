@@ -130,6 +130,15 @@ struct ProxyTests {
         #expect(error?.message?.contains(Self.password) == false)
     }
 
+    @Test("a proxy without a host, or with a port outside 1...65535, is refused when the transport is created")
+    func proxyAddressRefused() {
+        for proxy in [Proxy.http(host: "127.0.0.1", port: 0), .http(host: "127.0.0.1", port: 70_000), .socks5(host: "", port: 1080)] {
+            let error = #expect(throws: CourierError.self) { try HTTPClientTransport(trust: ServerTrust(), proxy: proxy) }
+            #expect(error?.kind == .invalidRequest)
+            #expect(error?.message?.contains("a port from 1 to 65535") == true)
+        }
+    }
+
     @Test("a bypassed host is reached directly; any other goes through the proxy")
     func bypass() async throws {
         try await withBackends { backends in

@@ -88,6 +88,14 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible, CustomReflecta
         }
     }
 
+    /// Refuses a proxy no transport can reach: an empty host, or a port outside 1...65535.
+    /// - Throws: ``CourierError/Kind/invalidRequest``, naming the proxy.
+    package func checkAddress() throws(CourierError) {
+        guard !host.isEmpty, (1...65_535).contains(port) else {
+            throw CourierError(.invalidRequest, message: "The proxy \(self) needs a host and a port from 1 to 65535.")
+        }
+    }
+
     /// `kind host:port`, with the username and never the password.
     public var description: String {
         let scheme = kind == .socks5 ? "socks5" : "http"

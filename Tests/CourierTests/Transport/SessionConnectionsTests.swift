@@ -47,13 +47,22 @@ struct SessionConnectionsTests {
         _ = try SessionTransport(clientIdentity: nil, proxy: nil)
     }
 
-    @Test("a proxy becomes CFNetwork's proxy dictionary, bypassed domains as wildcard exceptions")
+    @Test("a proxy without a host, or with a port outside 1...65535, is refused on every platform, saying so", arguments: [(-1, "proxy.corp"), (0, "proxy.corp"), (65_536, "proxy.corp"), (3128, "")])
+    func proxyAddressRefused(port: Int, host: String) {
+        for proxy in [Proxy.http(host: host, port: port), .socks5(host: host, port: port)] {
+            let error = #expect(throws: CourierError.self) { try SessionTransport(clientIdentity: nil, proxy: proxy) }
+            #expect(error?.kind == .invalidRequest)
+            #expect(error?.message?.contains("a port from 1 to 65535") == true)
+        }
+    }
+
+    @Test("a proxy becomes CFNetwork's proxy dictionary, a bypassed domain as a wildcard exception and as itself")
     func proxyDictionary() {
         let http = SessionTransport.proxyDictionary(for: Proxy.http(host: "proxy.corp", port: 3128).bypassing(["localhost", ".internal.example"]))
         #expect(http["HTTPSProxy"] as? String == "proxy.corp")
         #expect(http["HTTPSPort"] as? Int == 3128)
         #expect(http["HTTPEnable"] as? Int == 1)
-        #expect(http["ExceptionsList"] as? [String] == ["*.internal.example", "localhost"])
+        #expect(http["ExceptionsList"] as? [String] == ["*.internal.example", "internal.example", "localhost"])
         let socks = SessionTransport.proxyDictionary(for: .socks5(host: "socks.corp", port: 1080))
         #expect(socks["SOCKSProxy"] as? String == "socks.corp")
         #expect(socks["SOCKSPort"] as? Int == 1080)

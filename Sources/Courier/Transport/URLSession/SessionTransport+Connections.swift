@@ -27,7 +27,8 @@ extension SessionTransport {
     ///   - clientIdentity: A client certificate: a Keychain identity, on Apple platforms.
     ///   - proxy: The proxy requests go through.
     /// - Throws: ``CourierError/Kind/invalidRequest`` for what this platform's URLSession cannot
-    ///   apply, naming it and the remedy; what ``init(session:trust:)`` throws.
+    ///   apply, naming it and the remedy, and for a proxy without a host or with a port outside
+    ///   1...65535; what ``init(session:trust:)`` throws.
     public init(session: URLSession = .courierShared, trust: ServerTrust = ServerTrust(), clientIdentity: ClientIdentity?, proxy: Proxy?) throws {
         var credentials = ChallengeCredentials()
         if let clientIdentity {
@@ -38,6 +39,7 @@ extension SessionTransport {
             try self.init(session: session, trust: trust, credentials: credentials)
             return
         }
+        try proxy.checkAddress()
         if Self.ignoresProxySettings {
             throw CourierError(
                 .invalidRequest,
@@ -101,7 +103,7 @@ extension SessionTransport {
 
     /// `proxy` as `connectionProxyDictionary` has it, with CFNetwork's keys as their string values,
     /// which macOS documents (`kCFNetworkProxiesHTTPSEnable` is `"HTTPSEnable"`, …): a bypassed
-    /// domain `.example.com` becomes the exception `*.example.com`.
+    /// domain `.example.com` becomes the exceptions `*.example.com` and `example.com`.
     static func proxyDictionary(for proxy: Proxy) -> [AnyHashable: Any] {
         var dictionary: [AnyHashable: Any] = [:]
         switch proxy.kind {
@@ -117,7 +119,9 @@ extension SessionTransport {
             dictionary["SOCKSPort"] = proxy.port
         }
         if !proxy.bypassedHosts.isEmpty {
-            dictionary["ExceptionsList"] = proxy.bypassedHosts.sorted().map { $0.hasPrefix(".") ? "*" + $0 : $0 }
+            // Exceptions are patterns; whether `*.example.com` covers `example.com` itself is not
+            // documented, so a domain is given both ways.
+            dictionary["ExceptionsList"] = proxy.bypassedHosts.sorted().flatMap { $0.hasPrefix(".") ? ["*" + $0, String($0.dropFirst())] : [$0] }
         }
         return dictionary
     }
