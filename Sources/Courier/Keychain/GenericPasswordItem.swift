@@ -48,3 +48,16 @@ extension GenericPasswordItem {
         throw CourierError(.fileAccessFailed, message: "The keychain item could be neither updated nor added.")
     }
 }
+
+/// The error of a keychain call that failed with `status`: TN3137's missing entitlement
+/// (`errSecMissingEntitlement`, -34018) is named, since the data-protection keychain serves only
+/// code signed with a keychain-access-groups entitlement that a provisioning profile grants.
+/// - Parameters:
+///   - action: What was tried: "read", "update", "add", "delete".
+///   - status: The `OSStatus`.
+/// - Returns: ``CourierError/Kind/fileAccessFailed`` with the status.
+func keychainFailure(_ action: String, status: Int32) -> CourierError {
+    let why = status == -34018 ? ": the app lacks the keychain-access-groups entitlement a provisioning profile grants; unsigned tools have none" : ""
+    let underlying = NSError(domain: "NSOSStatusErrorDomain", code: Int(status))
+    return CourierError(.fileAccessFailed, message: "Could not \(action) the tokens in the Keychain (OSStatus \(status))\(why).", underlyingError: underlying)
+}

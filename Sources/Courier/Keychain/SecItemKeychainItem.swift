@@ -45,11 +45,6 @@ struct SecItemKeychainItem: GenericPasswordItem {
         guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.failure("delete", status) }
     }
 
-    private static func failure(_ action: String, _ status: OSStatus) -> CourierError {
-        let underlying = NSError(domain: NSOSStatusErrorDomain, code: Int(status))
-        // TN3137: the data-protection keychain serves only code signed with a provisioned entitlement.
-        let why = status == errSecMissingEntitlement ? ": the app lacks the keychain-access-groups entitlement a provisioning profile grants; unsigned tools have none" : ""
-        return CourierError(.fileAccessFailed, message: "Could not \(action) the tokens in the Keychain (OSStatus \(status))\(why).", underlyingError: underlying)
-    }
+    private static func failure(_ action: String, _ status: OSStatus) -> CourierError { keychainFailure(action, status: status) }
 }
 #endif

@@ -105,4 +105,13 @@ struct GenericPasswordItemTests {
         let error = #expect(throws: CourierError.self) { try item.loadTokens() }
         #expect(error?.kind == .decodingFailed)
     }
+
+    @Test("a keychain that refuses an unsigned app (errSecMissingEntitlement, -34018) says which entitlement is missing")
+    func missingEntitlement() {
+        let refused = keychainFailure("read", status: -34018)
+        #expect(refused.kind == .fileAccessFailed)
+        #expect(refused.message?.contains("keychain-access-groups entitlement") == true)
+        #expect(refused.message?.contains("OSStatus -34018") == true)
+        #expect(keychainFailure("add", status: -25299).message?.contains("entitlement") == false)
+    }
 }
