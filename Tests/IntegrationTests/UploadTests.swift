@@ -182,8 +182,8 @@ struct UploadTests {
 
     /// The most a gigabyte upload may raise the client's peak memory by, in MiB, as "Large
     /// transfers" gives it. URLSession on Linux is allowed more: swift-corelibs-foundation reads the
-    /// file on threads of its own, each with a glibc arena that keeps what it held (17–20 MiB for a
-    /// 1 GiB file, 7 with `MALLOC_ARENA_MAX=4`).
+    /// file on threads of its own, each with a glibc arena that keeps what it held (17–26 MiB for a
+    /// 1 GiB file, 5 with `MALLOC_ARENA_MAX=2`; `scripts/upload-memory-under-load.sh`).
     static func memoryBound(_ transport: String) -> Double {
         transport == "asynchttpclient" ? 16 : 32
     }
