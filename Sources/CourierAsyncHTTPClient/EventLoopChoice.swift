@@ -13,8 +13,9 @@ import NIOCore
 /// a connection idle on that loop and opens new ones there, so one call after another stays on one
 /// loop with no hop. Requests sent while others are in flight stay `.indifferent`, spread over the
 /// group's loops with their connections, as the pool's throughput needs over HTTP/1.1. Over
-/// HTTP/2 the calls share one connection, opened by the first (alone, so on the home loop): once a
-/// response came over HTTP/2, every request runs its delegate there.
+/// HTTP/2 the calls share one connection: once a response came over HTTP/2, every request asks for
+/// the home loop for its delegate and its connection both, so the one connection is there (a
+/// connection opened elsewhere first, while many calls started at once, is left to close when idle).
 final class EventLoopChoice: Sendable {
     /// The loop a request that is alone runs on.
     private let home: any EventLoop
@@ -29,18 +30,47 @@ final class EventLoopChoice: Sendable {
         self.home = group.next()
     }
 
-    /// Runs `body` with the loop one request through `client` should run its delegate on, or
-    /// `nil` for any loop, counting the request in flight meanwhile.
+    /// Where one request runs.
+    enum Placement {
+        /// Any loop, with its connection.
+        case anyLoop
+        /// The delegate on this loop; the connection wherever the pool has one.
+        case delegate(on: any EventLoop)
+        /// The delegate and the connection both on this loop.
+        case delegateAndConnection(on: any EventLoop)
+
+        /// AsyncHTTPClient's preference for it.
+        var preference: HTTPClient.EventLoopPreference {
+            switch self {
+            case .anyLoop: .indifferent
+            case .delegate(let loop): .delegate(on: loop)
+            case .delegateAndConnection(let loop): .delegateAndChannel(on: loop)
+            }
+        }
+
+        /// The loop the delegate runs on, if one is asked for.
+        var loop: (any EventLoop)? {
+            switch self {
+            case .anyLoop: nil
+            case .delegate(let loop), .delegateAndConnection(let loop): loop
+            }
+        }
+    }
+
+    /// Runs `body` with where one request through `client` runs, counting the request in flight
+    /// meanwhile.
     func withLoop<Result>(
         for client: HTTPClient,
-        _ body: ((any EventLoop)?) async throws -> Result
+        _ body: (Placement) async throws -> Result
     ) async throws -> Result {
-        let atHome = state.withLock { state in
+        let (alone, multiplexed) = state.withLock { state in
             defer { state.inFlight += 1 }
-            return state.inFlight == 0 || state.multiplexed
+            return (state.inFlight == 0, state.multiplexed)
         }
         defer { state.withLock { $0.inFlight -= 1 } }
-        return try await body(atHome && client.eventLoopGroup === group ? home : nil)
+        guard client.eventLoopGroup === group else { return try await body(.anyLoop) }
+        if multiplexed { return try await body(.delegateAndConnection(on: home)) }
+        return try await body(alone ? .delegate(on: home) : .anyLoop)
     }
 
     /// Notes the version of HTTP the last response came over.

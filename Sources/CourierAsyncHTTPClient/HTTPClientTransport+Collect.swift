@@ -90,8 +90,8 @@ extension HTTPClientTransport {
     ) async throws -> TransportResponse {
         let httpClient = client(for: request.origin)
         let stopwatch = ExchangeStopwatch()
-        let response = try await eventLoopChoice.withLoop(for: httpClient) { loop in
-            try await collect(clientRequest, with: delegate, through: httpClient, on: loop.map { .delegate(on: $0) } ?? .indifferent, for: request)
+        let response = try await eventLoopChoice.withLoop(for: httpClient) { placement in
+            try await collect(clientRequest, with: delegate, through: httpClient, on: placement.preference, for: request)
         }
         let head = response.head
         eventLoopChoice.note(response.version)

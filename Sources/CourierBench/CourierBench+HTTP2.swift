@@ -21,7 +21,7 @@ extension CourierBench {
         output("# \(server.description)")
         do {
             let rootPEM = try String(contentsOf: root, encoding: .utf8)
-            for (name, version) in [("ahc_h2", HTTPClient.Configuration.HTTPVersion.automatic), ("ahc_h1", .http1Only)] {
+            for (name, version) in [("ahc_h2", HTTPClient.Configuration.HTTPVersion.automatic), ("ahc_h1", .http1Only)] where selected(name) {
                 try await measure(name, version: version, rootPEM: rootPEM, baseURL: server.baseURL)
             }
         } catch {
@@ -47,18 +47,21 @@ extension CourierBench {
         let rawOperation: @Sendable () async throws -> Void = { try await raw.asyncHTTPClient(workload) }
         let courierOperation: @Sendable () async throws -> Void = { try await workload.courierCall(client) }
         let duration = Duration.milliseconds(Int(seconds * 1000))
-        _ = await LoadRunner.run(concurrency: 64, duration: .milliseconds(300), rawOperation)
-        _ = await LoadRunner.run(concurrency: 64, duration: .milliseconds(300), courierOperation)
+        // `--side` runs one of them alone, for a profile of that side.
+        let runsRaw = onlySide != .courier
+        let runsCourier = onlySide != .raw
+        if runsRaw { _ = await LoadRunner.run(concurrency: 64, duration: .milliseconds(300), rawOperation) }
+        if runsCourier { _ = await LoadRunner.run(concurrency: 64, duration: .milliseconds(300), courierOperation) }
         var rawTotal = LoadRunner.Sample()
         var courierTotal = LoadRunner.Sample()
         for round in 0..<rounds {
             // Alternate which side goes first so drift of the machine cancels out.
             if round % 2 == 0 {
-                rawTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, rawOperation))
-                courierTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, courierOperation))
+                if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, rawOperation)) }
+                if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, courierOperation)) }
             } else {
-                courierTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, courierOperation))
-                rawTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, rawOperation))
+                if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, courierOperation)) }
+                if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, rawOperation)) }
             }
         }
         report(workload.rawValue, name, 64, raw: rawTotal, courier: courierTotal)

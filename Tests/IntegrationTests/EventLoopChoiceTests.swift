@@ -30,7 +30,7 @@ struct EventLoopChoiceTests {
             let choice = EventLoopChoice(group: group)
             var loops: [any EventLoop] = []
             for _ in 0..<6 {
-                let loop = try await choice.withLoop(for: client) { $0 }
+                let loop = try await choice.withLoop(for: client) { $0.loop }
                 loops.append(try #require(loop))
             }
             #expect(loops.allSatisfy { $0 === loops[0] })
@@ -44,18 +44,18 @@ struct EventLoopChoiceTests {
         try await withClient { client, group in
             let choice = EventLoopChoice(group: group)
             let inner = try await choice.withLoop(for: client) { outer in
-                #expect(outer != nil)
-                return try await choice.withLoop(for: client) { $0 }
+                #expect(outer.loop != nil)
+                return try await choice.withLoop(for: client) { $0.loop }
             }
             #expect(inner == nil)
             await #expect(throws: Failure.self) {
                 try await choice.withLoop(for: client) { _ in throw Failure() }
             }
-            #expect(try await choice.withLoop(for: client) { $0 } != nil, "nothing is left counted in flight")
+            #expect(try await choice.withLoop(for: client) { $0.loop } != nil, "nothing is left counted in flight")
         }
     }
 
-    @Test("once a response came over HTTP/2, requests in flight together all run on the home loop, where the shared connection is; back to spreading after HTTP/1.1")
+    @Test("once a response came over HTTP/2, requests in flight together ask for the home loop for their delegate and their connection; back to spreading after HTTP/1.1")
     func multiplexedOnHome() async throws {
         try await withClient { client, group in
             let choice = EventLoopChoice(group: group)
@@ -63,10 +63,13 @@ struct EventLoopChoiceTests {
             let (outer, inner) = try await choice.withLoop(for: client) { outer in
                 (outer, try await choice.withLoop(for: client) { $0 })
             }
-            let home = try #require(outer)
-            #expect(inner.map { $0 === home } == true)
+            guard case .delegateAndConnection(let home) = outer, case .delegateAndConnection(let innerLoop) = inner else {
+                Issue.record("expected the home loop for delegate and connection, got \(outer) and \(inner)")
+                return
+            }
+            #expect(innerLoop === home)
             choice.note(.http1_1)
-            let spread = try await choice.withLoop(for: client) { _ in try await choice.withLoop(for: client) { $0 } }
+            let spread = try await choice.withLoop(for: client) { _ in try await choice.withLoop(for: client) { $0.loop } }
             #expect(spread == nil)
         }
     }
@@ -76,7 +79,7 @@ struct EventLoopChoiceTests {
         try await withClient { client, _ in
             let otherGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let choice = EventLoopChoice(group: otherGroup)
-            #expect(try await choice.withLoop(for: client) { $0 } == nil)
+            #expect(try await choice.withLoop(for: client) { $0.loop } == nil)
             try await otherGroup.shutdownGracefully()
         }
     }
