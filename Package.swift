@@ -229,6 +229,8 @@ let package = Package(
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "ReferenceServer",
+                // Resident memory, read as the demo and the benchmarks read it.
+                "ExampleAPIs",
                 .product(name: "Logging", package: "swift-log"),
                 // The MD5 of nginx's secure_link in the interop launchers.
                 .product(name: "Crypto", package: "swift-crypto"),

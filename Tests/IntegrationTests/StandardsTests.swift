@@ -139,7 +139,7 @@ struct CompressionTests {
             let client = Client(baseURL: BaseURL(backends.server.baseURL), transport: backends.transport) {
                 $0.maximumResponseBodySize = 1024 * 1024
             }
-            let before = residentMemory()
+            let before = ProcessResources.residentBytes
             let (result, elapsed) = await measure {
                 await capture {
                     let request = Request<Data>(.get, "echo/x").header(.init("X-Fault")!, "gzip-bomb=\(size)")
@@ -150,17 +150,9 @@ struct CompressionTests {
             #expect(elapsed < hangBound)
             // Other suites run beside this one, so the bound is loose; unbounded reading would
             // have grown by the bomb's whole size.
-            #expect(residentMemory() - before < 256 << 20)
+            #expect(ProcessResources.residentBytes - before < 256 << 20)
         }
     }
-}
-
-/// The process's resident memory in bytes (0 where /proc is not available).
-func residentMemory() -> Int {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-        let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-    else { return 0 }
-    return pages * 4096
 }
 
 @Suite("Cookies follow the client's choice, the same on every transport")

@@ -1,20 +1,22 @@
+import ExampleAPIs
 import Foundation
 
-/// What this test process holds now, read from `/proc/self` on Linux: for tests that check that
-/// many operations leave nothing behind. Where `/proc` is missing both read 0, so the bounds
-/// hold trivially there.
+/// What this test process holds now: for tests that check that many operations leave nothing
+/// behind. Read from `/proc/self` on Linux, from the task's basic info and `/dev/fd` on Apple
+/// platforms.
 public enum ProcessResources {
     /// The process's resident memory, in bytes.
     public static var residentBytes: Int {
-        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { return 0 }
-        return pages * 4096
+        ResidentMemory.currentBytes()
     }
 
     /// The process's open file descriptors.
     public static var openDescriptors: Int {
+        #if canImport(Darwin)
+        (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count) ?? 0
+        #else
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        #endif
     }
 }
 
