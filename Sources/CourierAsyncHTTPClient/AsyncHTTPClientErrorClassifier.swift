@@ -69,7 +69,11 @@ enum AsyncHTTPClientErrorClassifier {
             }
         }
         if let refusal = error as? SOCKSError.ConnectionFailed {
-            return CourierError(.notConnected, message: "The SOCKS5 proxy could not connect to the server (\(refusal.reply)).", underlyingError: error)
+            return CourierError(
+                .notConnected,
+                message: "The SOCKS5 proxy could not connect to the server: \(socksReplyMeaning(refusal.reply)) (reply \(refusal.reply.value)).",
+                underlyingError: error
+            )
         }
         if error is SOCKSError.InvalidAuthenticationSelection {
             return CourierError(
@@ -150,6 +154,21 @@ enum AsyncHTTPClientErrorClassifier {
             .invalidResponse
         default:
             .transportFailed
+        }
+    }
+
+    /// What a SOCKS5 reply code means, in RFC 1928's words (section 6).
+    static func socksReplyMeaning(_ reply: SOCKSServerReply) -> String {
+        switch reply {
+        case .serverFailure: "general SOCKS server failure"
+        case .notAllowed: "connection not allowed by ruleset"
+        case .networkUnreachable: "network unreachable"
+        case .hostUnreachable: "host unreachable"
+        case .refused: "connection refused"
+        case .ttlExpired: "TTL expired"
+        case .commandUnsupported: "command not supported"
+        case .addressUnsupported: "address type not supported"
+        default: "an unassigned reply"
         }
     }
 }

@@ -127,7 +127,7 @@ struct ProxyDocsInteropTests {
             #expect(error.kind == .notConnected)
             // RFC 1928's reply 2: "connection not allowed by ruleset".
             #expect(error.message?.contains("SOCKS5") == true, "\(error.message ?? "no message")")
-            #expect(error.message?.contains("2") == true, "\(error.message ?? "no message")")
+            #expect(error.message?.contains("connection not allowed by ruleset (reply 2)") == true, "\(error.message ?? "no message")")
             _ = try await InteropRecordMissing.wait(for: "danted block of 192.0.2.1", within: .seconds(30), record: dante.log) {
                 dante.log.split(separator: "\n").first { $0.contains("block") && $0.contains("192.0.2.1") }
             }
