@@ -101,7 +101,7 @@ final class Attempt: Sendable {
                 isCachedByClient: context.isCachedByClient,
                 interruption: interruption
             )
-            let (response, responseBody) = (delivered.response, delivered.body)
+            let response = delivered.response
             resends += max(0, delivered.attempts - 1)
             if let url { hops.cookieJar?.store(from: response.headerFields, for: url) }
             guard hops.redirectLimit > 0,
