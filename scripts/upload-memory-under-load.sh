@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How much a 1 GiB upload raises the client's peak memory, run after run, beside the load
-# scripts/test-under-load.sh makes (CPU workers, a few GiB of memory kept, a bounded disk
-# writer). Each run is one `courier-demo upload` process against `courier-demo serve` in its own
+# scripts/test-under-load.sh makes (scripts/load.sh: CPU workers, a few GiB of memory kept, a
+# bounded disk writer). Each run is one `courier-demo upload` process against `courier-demo serve` in its own
 # process; the script prints one line per run and transport and body, then the largest rise of each.
 #
 #   scripts/upload-memory-under-load.sh [runs] [bound-mib]
@@ -15,25 +15,13 @@ bound=${2:-16}
 demo=$(swift build --show-bin-path)/courier-demo
 [ -x "$demo" ] || { echo "upload-memory-under-load: build first (swift build)" >&2; exit 2; }
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/courier-upload-memory.XXXXXX")
-pids=()
-stop() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait "${pids[@]}" 2>/dev/null || true
-    rm -rf "$scratch"
-}
-trap stop EXIT INT TERM
-
-if command -v stress-ng >/dev/null 2>&1; then
-    cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
-    stress-ng --cpu "$cores" --vm 1 --vm-bytes 4096M --vm-keep \
-        --hdd 1 --hdd-bytes 256M --temp-path "$scratch" --timeout 120m --quiet &
-    pids+=("$!")
-fi
+source scripts/load.sh
+start_load upload-memory-under-load
+scratch=$load_scratch
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$demo" serve --port "$port" >"$scratch/server.log" 2>&1 &
-pids+=("$!")
+background+=("$!")
 for _ in $(seq 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.1
