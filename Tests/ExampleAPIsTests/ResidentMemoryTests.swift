@@ -14,8 +14,9 @@ struct ResidentMemoryTests {
         defer { pages.deallocate() }
         for offset in stride(from: 0, to: pages.count, by: 4096) { pages[offset] = 1 }
         let touched = ResidentMemory.currentBytes()
-        // Other tests run beside this one and may free memory meanwhile: the pages held are the bound.
-        #expect(touched >= 64 << 20, "64 MiB touched, \(touched) bytes resident")
+        // Other tests run beside this one and may free memory meanwhile: the pages held are the
+        // bound, less what macOS may compress under pressure at once.
+        #expect(touched >= 48 << 20, "64 MiB touched, \(touched) bytes resident")
         #expect(ResidentMemory.peakMebibytes() >= Double(touched) / 1_048_576 - 1)
     }
 }

@@ -106,7 +106,7 @@ struct NginxInteropTests {
     // exact on a busy machine too. (AsyncHTTPClient has one pool for every kind of call.)
     @Test("over URLSession, an upload and a download that report progress share the session's one connection with the calls around them; each call returns after its last progress")
     func transfersWithProgressShareConnections() async throws {
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = URLSession.courierConfiguration()
         configuration.httpMaximumConnectionsPerHost = 1
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
