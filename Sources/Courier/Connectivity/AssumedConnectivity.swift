@@ -7,8 +7,3 @@ package struct AssumedConnectivity: ConnectivityMonitor {
 
     package func isConnected() async -> Bool { true }
 }
-
-extension AssumedConnectivity {
-    /// The monitor a client uses on watchOS unless it is given one.
-    package static var platformDefault: any ConnectivityMonitor { AssumedConnectivity() }
-}

@@ -28,7 +28,7 @@ extension OfflineQueue {
         public var backoff = Backoff(base: .seconds(1), maximum: .seconds(300))
         /// What tells the queue that the network came back, when it drains by itself (``OfflineQueue/start()``);
         /// `PathConnectivityMonitor` on Apple platforms, `InterfaceConnectivityMonitor` elsewhere.
-        public var connectivity: any ConnectivityMonitor = OfflineQueue.platformMonitor()
+        public var connectivity: any ConnectivityMonitor = PlatformConnectivity.monitor()
         /// The session whose sign-in ends a wait for authentication: when it receives new tokens
         /// (`AuthenticationSession.signIn(_:)` or a refresh), entries that waited after a 401
         /// go again. `nil` by default, when only ``OfflineQueue/resumeAfterSignIn()`` does.
@@ -68,17 +68,6 @@ extension OfflineQueue {
         public static let strict = Ordering(mode: .strict)
 
         var isStrict: Bool { mode == .strict }
-    }
-
-    /// The platform's connectivity monitor.
-    static func platformMonitor() -> any ConnectivityMonitor {
-        #if os(watchOS)
-        AssumedConnectivity.platformDefault
-        #elseif canImport(Network)
-        PathConnectivityMonitor()
-        #else
-        InterfaceConnectivityMonitor()
-        #endif
     }
 }
 #endif

@@ -26,18 +26,8 @@ public struct ReachabilityMiddleware: Middleware {
     ///   - monitor: The connectivity source; the platform's own by default.
     ///   - exemptsLoopback: Whether loopback hosts skip the check; `true` by default.
     public init(monitor: (any ConnectivityMonitor)? = nil, exemptsLoopback: Bool = true) {
-        self.monitor = monitor ?? Self.platformMonitor()
+        self.monitor = monitor ?? PlatformConnectivity.monitor()
         self.exemptsLoopback = exemptsLoopback
-    }
-
-    private static func platformMonitor() -> any ConnectivityMonitor {
-        #if os(watchOS)
-        AssumedConnectivity.platformDefault
-        #elseif canImport(Network)
-        PathConnectivityMonitor()
-        #else
-        InterfaceConnectivityMonitor()
-        #endif
     }
 
     public func intercept(
