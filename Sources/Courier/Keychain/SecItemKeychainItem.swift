@@ -22,29 +22,27 @@ struct SecItemKeychainItem: GenericPasswordItem {
         let search = query.merging([kSecReturnData as String: true, kSecMatchLimit as String: kSecMatchLimitOne]) { $1 }
         let status = SecItemCopyMatching(search as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
-        guard status == errSecSuccess, let data = result as? Data else { throw Self.failure("read", status) }
+        guard status == errSecSuccess, let data = result as? Data else { throw keychainFailure("read", status: status) }
         return data
     }
 
     func update(_ data: Data) throws -> Bool {
         let status = SecItemUpdate(query as CFDictionary, Self.accessible.merging([kSecValueData as String: data]) { $1 } as CFDictionary)
         guard status != errSecItemNotFound else { return false }
-        guard status == errSecSuccess else { throw Self.failure("update", status) }
+        guard status == errSecSuccess else { throw keychainFailure("update", status: status) }
         return true
     }
 
     func add(_ data: Data) throws -> Bool {
         let status = SecItemAdd(query.merging(Self.accessible) { $1 }.merging([kSecValueData as String: data]) { $1 } as CFDictionary, nil)
         guard status != errSecDuplicateItem else { return false }
-        guard status == errSecSuccess else { throw Self.failure("add", status) }
+        guard status == errSecSuccess else { throw keychainFailure("add", status: status) }
         return true
     }
 
     func delete() throws {
         let status = SecItemDelete(query as CFDictionary)
-        guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.failure("delete", status) }
+        guard status == errSecSuccess || status == errSecItemNotFound else { throw keychainFailure("delete", status: status) }
     }
-
-    private static func failure(_ action: String, _ status: OSStatus) -> CourierError { keychainFailure(action, status: status) }
 }
 #endif
