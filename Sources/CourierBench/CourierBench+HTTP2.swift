@@ -47,23 +47,7 @@ extension CourierBench {
         let rawOperation: @Sendable () async throws -> Void = { try await raw.asyncHTTPClient(workload) }
         let courierOperation: @Sendable () async throws -> Void = { try await workload.courierCall(client) }
         let duration = Duration.milliseconds(Int(seconds * 1000))
-        // `--side` runs one of them alone, for a profile of that side.
-        let runsRaw = onlySide != .courier
-        let runsCourier = onlySide != .raw
-        if runsRaw { _ = await LoadRunner.run(concurrency: 64, duration: .milliseconds(300), rawOperation) }
-        if runsCourier { _ = await LoadRunner.run(concurrency: 64, duration: .milliseconds(300), courierOperation) }
-        var rawTotal = LoadRunner.Sample()
-        var courierTotal = LoadRunner.Sample()
-        for round in 0..<rounds {
-            // Alternate which side goes first so drift of the machine cancels out.
-            if round % 2 == 0 {
-                if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, rawOperation)) }
-                if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, courierOperation)) }
-            } else {
-                if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, courierOperation)) }
-                if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: 64, duration: duration, rawOperation)) }
-            }
-        }
+        let (rawTotal, courierTotal) = await alternate(concurrency: 64, rounds: rounds, duration: duration, raw: rawOperation, courier: courierOperation)
         report(workload.rawValue, name, 64, raw: rawTotal, courier: courierTotal)
         try await transport.shutdown()
         try await rawHTTPClient.shutdown()

@@ -260,23 +260,8 @@ struct CourierBench: AsyncParsableCommand {
                         rawOperation = { try await raw.asyncHTTPClient(workload) }
                         courierOperation = { try await workload.courierCall(openAPIClient) }
                     }
-                    // Warm up connections and caches on both sides.
-                    let runsRaw = onlySide != .courier
-                    let runsCourier = onlySide != .raw
-                    if runsRaw { _ = await LoadRunner.run(concurrency: concurrency, duration: .milliseconds(300), rawOperation) }
-                    if runsCourier { _ = await LoadRunner.run(concurrency: concurrency, duration: .milliseconds(300), courierOperation) }
-                    var rawTotal = LoadRunner.Sample()
-                    var courierTotal = LoadRunner.Sample()
-                    for round in 0..<rounds {
-                        // Alternate which side goes first so drift of the machine cancels out.
-                        if round % 2 == 0 {
-                            if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, rawOperation)) }
-                            if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, courierOperation)) }
-                        } else {
-                            if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, courierOperation)) }
-                            if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, rawOperation)) }
-                        }
-                    }
+                    let (rawTotal, courierTotal) = await alternate(
+                        concurrency: concurrency, rounds: rounds, duration: duration, raw: rawOperation, courier: courierOperation)
                     report(workload.rawValue, transport.rawValue, concurrency, raw: rawTotal, courier: courierTotal)
                 }
             }
@@ -300,6 +285,35 @@ struct CourierBench: AsyncParsableCommand {
             let report = await soak.run(total: soakRequests, concurrency: 256)
             output("soak \(name): \(report)")
         }
+    }
+
+    /// Warms both sides up, then runs `raw` and `courier` for `rounds` rounds of `duration` each,
+    /// alternating which goes first so that drift of the machine cancels out; `--side` runs one of
+    /// them alone, for a profile of that side.
+    /// - Returns: What each side did, over every round.
+    func alternate(
+        concurrency: Int,
+        rounds: Int,
+        duration: Duration,
+        raw: @escaping @Sendable () async throws -> Void,
+        courier: @escaping @Sendable () async throws -> Void
+    ) async -> (raw: LoadRunner.Sample, courier: LoadRunner.Sample) {
+        let runsRaw = onlySide != .courier
+        let runsCourier = onlySide != .raw
+        if runsRaw { _ = await LoadRunner.run(concurrency: concurrency, duration: .milliseconds(300), raw) }
+        if runsCourier { _ = await LoadRunner.run(concurrency: concurrency, duration: .milliseconds(300), courier) }
+        var rawTotal = LoadRunner.Sample()
+        var courierTotal = LoadRunner.Sample()
+        for round in 0..<rounds {
+            if round % 2 == 0 {
+                if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, raw)) }
+                if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, courier)) }
+            } else {
+                if runsCourier { courierTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, courier)) }
+                if runsRaw { rawTotal.add(await LoadRunner.run(concurrency: concurrency, duration: duration, raw)) }
+            }
+        }
+        return (rawTotal, courierTotal)
     }
 
     func selected(_ name: String) -> Bool {
